@@ -1,0 +1,89 @@
+# Scorekeeper — the two commands are `make run` and `make test`.
+SHELL := /bin/bash
+PY ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/scorekeeper
+TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
+
+.PHONY: run test venv venv-dev services chromium lint typecheck pytest worker beat superuser demo messages bench faults prod-up prod-down clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e ".[dev]"
+	touch $(VENV)/.installed $@
+
+venv: $(VENV)/.installed
+venv-dev: $(VENV)/.installed-dev
+
+## make run: set up and serve the app on http://127.0.0.1:8000 (SQLite, Celery eager)
+run: venv
+	env -u DATABASE_URL -u REDIS_URL $(BIN)/python manage.py migrate --noinput
+	env -u DATABASE_URL -u REDIS_URL $(BIN)/python manage.py load_demo
+	env -u DATABASE_URL -u REDIS_URL $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+## make test: set up everything the tests need and run the whole suite
+test: venv-dev services chromium lint typecheck pytest
+
+services:
+	bash tests/ensure_services.sh
+
+chromium:
+	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
+
+lint: venv-dev
+	$(BIN)/ruff check .
+
+typecheck: venv-dev
+	$(BIN)/mypy
+
+pytest: venv-dev
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CELERY_EAGER=1 \
+		$(BIN)/pytest --cov --cov-report=term $(PYTEST_ARGS)
+
+## make worker: a Celery worker for REDIS_URL (and the same DATABASE_URL as the web process)
+worker: venv
+	@test -n "$$REDIS_URL" || (echo "config error: REDIS_URL: set it (e.g. redis://127.0.0.1:6379/0) to run a worker" >&2; exit 2)
+	$(BIN)/celery -A config worker --loglevel=INFO
+
+beat: venv
+	$(BIN)/celery -A config beat --loglevel=INFO
+
+superuser: venv
+	$(BIN)/python manage.py createsuperuser
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .mypy_cache .ruff_cache .coverage
+
+## make bench: the issue-8 benchmarks against the prod-up stack (wrk, Lighthouse and Chromium), summary table last;
+## BENCH_SKIP_STATS=1 leaves out the 1 000 000-round statistics benchmark (long: it generates its history once)
+bench: venv-dev chromium
+	@command -v wrk >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null)
+	@test -f tests/benchmarks/.npm/node_modules/lighthouse/cli/index.js \
+		|| npm install --prefix tests/benchmarks/.npm --no-audit --no-fund lighthouse@13.5.0
+	bash tests/benchmarks/run_all.sh
+
+## make faults: the fault tests at a larger scale; this one also restarts the shared PostgreSQL cluster
+FAULTS_SCALE ?= 10
+FAULTS_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/sk_faults
+FAULTS_REDIS_URL ?= redis://127.0.0.1:6379/10
+FAULTS_PG_RESTART ?= 1
+faults: venv-dev services
+	DATABASE_URL=$(FAULTS_DATABASE_URL) REDIS_URL=$(FAULTS_REDIS_URL) CELERY_EAGER=1 FAULTS_SCALE=$(FAULTS_SCALE) \
+		FAULTS_PG_RESTART=$(FAULTS_PG_RESTART) $(BIN)/pytest tests/faults -m faults -p no:cacheprovider -q -s
+
+## production-like stack on loopback (issue 8)
+prod-up: venv
+	bash deploy/prod_up.sh
+
+prod-down:
+	bash deploy/prod_down.sh

@@ -1,0 +1,280 @@
+"""Scorekeeper settings: one file, everything from environment variables.
+
+With no environment at all the app runs: SQLite file, Celery eager, DEBUG on.
+Every variable is listed in ``.env.example``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from urllib.parse import urlparse
+
+from celery.schedules import crontab
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def _fail(variable: str, problem: str) -> None:
+    """Stop with one line naming the variable (no traceback)."""
+    sys.stderr.write(f"config error: {variable}: {problem}\n")
+    raise SystemExit(2)
+
+
+def env_str(name: str, default: str = "") -> str:
+    return os.environ.get(name, default)
+
+
+def env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    value = raw.strip().lower()
+    if value in {"1", "true", "yes", "on"}:
+        return True
+    if value in {"0", "false", "no", "off"}:
+        return False
+    _fail(name, f"expected 1/0, true/false, yes/no or on/off, got {raw!r}")
+    return default  # unreachable
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        _fail(name, f"expected a whole number, got {raw!r}")
+        return default
+
+
+DEBUG = env_bool("DEBUG", True)
+TESTING = "pytest" in sys.modules
+
+_INSECURE_KEY = "django-insecure-dev-only-key-do-not-use-in-production"
+SECRET_KEY = env_str("SECRET_KEY", _INSECURE_KEY)
+if not DEBUG and (SECRET_KEY == _INSECURE_KEY or len(SECRET_KEY) < 32):
+    _fail("SECRET_KEY", "production mode (DEBUG=0) needs a real secret key of at least 32 characters")
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "django_htmx",
+    "scoring",
+    "analytics",
+    "frontend",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "config.middleware.SecurityHeadersMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.middleware.gzip.GZipMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
+            ],
+        },
+    },
+]
+
+# --- database ---------------------------------------------------------------
+_DEFAULT_DB = f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
+DATABASE_URL = env_str("DATABASE_URL", _DEFAULT_DB) or _DEFAULT_DB
+
+
+def _database(url: str) -> dict[str, object]:
+    import dj_database_url
+
+    scheme = urlparse(url).scheme
+    if scheme not in {"sqlite", "postgres", "postgresql", "pgsql"}:
+        _fail("DATABASE_URL", f"unsupported scheme {scheme!r} (use sqlite:///path or postgres://user@host/db)")
+    try:
+        config = dict(dj_database_url.parse(url, conn_max_age=env_int("DB_CONN_MAX_AGE", 60), conn_health_checks=True))
+    except Exception as exc:
+        _fail("DATABASE_URL", f"cannot parse {url!r}: {exc}")
+        raise
+    if config["ENGINE"] == "django.db.backends.sqlite3":
+        config["CONN_MAX_AGE"] = 0
+        config["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
+    else:
+        config.setdefault("OPTIONS", {})
+        config["OPTIONS"]["connect_timeout"] = env_int("DB_CONNECT_TIMEOUT", 5)
+    return config
+
+
+DATABASES = {"default": _database(DATABASE_URL)}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- celery / redis -----------------------------------------------------------
+REDIS_URL = env_str("REDIS_URL", "")
+if REDIS_URL:
+    _redis = urlparse(REDIS_URL)
+    if _redis.scheme not in {"redis", "rediss", "unix"} or (_redis.scheme != "unix" and not _redis.hostname):
+        _fail("REDIS_URL", f"expected redis://host:port/db, got {REDIS_URL!r}")
+    try:
+        _ = _redis.port
+    except ValueError:
+        _fail("REDIS_URL", f"the port in {REDIS_URL!r} is not a number")
+
+CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_EAGER", not REDIS_URL)
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600),  # seconds before an unacked task is redelivered
+    "socket_connect_timeout": 2,
+    "max_retries": 1,
+}
+CELERY_TASK_PUBLISH_RETRY = False
+CELERY_TIMEZONE = "UTC"
+# Statistics: catch up on stale snapshots every minute (rounds saved while the broker or worker was down)
+# and rebuild everything from the scoring tables every night.
+CELERY_BEAT_SCHEDULE = {
+    "stats-catch-up": {"task": "analytics.stats_catch_up", "schedule": 60.0, "options": {"expires": 55}},
+    "stats-rebuild-nightly": {
+        "task": "analytics.stats_rebuild_all",
+        "schedule": crontab(hour=3, minute=30),
+    },
+}
+
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        if REDIS_URL and not TESTING
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+
+# --- auth ---------------------------------------------------------------------
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "scorekeeper@localhost")
+INVITE_DAYS = env_int("INVITE_DAYS", 7)
+
+# --- i18n -----------------------------------------------------------------------
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("hu", "Magyar")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+TIME_ZONE = "UTC"
+USE_TZ = True
+
+# --- static -----------------------------------------------------------------------
+STATIC_URL = "/static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if not DEBUG
+            else "django.contrib.staticfiles.storage.StaticFilesStorage"
+        )
+    },
+}
+
+# --- REST API -----------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "PAGE_SIZE": 50,
+    "DEFAULT_THROTTLE_RATES": {
+        "calculator": env_str("THROTTLE_CALCULATOR", "120/min"),
+        "writes": env_str("THROTTLE_WRITES", "240/min"),
+        "auth": env_str("THROTTLE_AUTH", "20/min"),
+    },
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Scorekeeper API",
+    "DESCRIPTION": "Scores, explanations and statistics for NJET, MÜ, Meinz, Was sticht?, Sticheln, "
+    "Abluxxen, Muzicando and Coloretto.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+}
+
+# --- production hardening (all on when DEBUG=0) -------------------------------------
+if not DEBUG:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+_DEFAULT_CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; "
+    "connect-src 'self'; font-src 'self'; manifest-src 'self'; worker-src 'self'; frame-ancestors 'none'; "
+    "base-uri 'self'; form-action 'self'; object-src 'none'"
+)
+# On in production; in development only when CSP is set explicitly (CSP="" turns it off).
+CONTENT_SECURITY_POLICY = env_str("CSP", "" if DEBUG else _DEFAULT_CSP)
+PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=()"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
+}
