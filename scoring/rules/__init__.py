@@ -1,0 +1,256 @@
+"""The rules engine: one pure-Python module per game, reached through this registry.
+
+Every game module exposes the same public shape:
+
+``KEY, NAME, VERSION, MIN_PLAYERS, MAX_PLAYERS``
+    identity, the ruleset version stored with every scored round, player range.
+``OPTIONS: tuple[OptionSpec, ...]``
+    match options (fixed for the whole match); parsed generically here.
+``MESSAGES: dict[str, str]``
+    message id -> English template (marked with ``N_`` for translation).
+``SECTIONS: dict[str, str]``
+    rule anchor -> English section title, used by explanations and errors.
+``FACTS_SCHEMA: dict``
+    JSON Schema of the round facts as submitted by the API and the UI.
+``EXAMPLE: dict``
+    a worked example ``{"players": n, "options": {...}, "facts": {...}}``.
+``facts_parse(data, *, players, options) -> Facts``
+    turn submitted JSON into the frozen facts dataclass (shape errors raise).
+``validate(facts, *, players, options, state) -> None``
+    refuse impossible rounds with :class:`InvalidRound` naming the rule broken.
+``score_round(facts, *, players, options, state) -> RoundResult``
+    the official formula with its explanation lines.
+``match_state(history, *, players, options) -> MatchState``
+    totals, end condition, next dealer/starter and winners after ``history``,
+    a sequence of ``(facts, result)`` pairs in round order.
+``options_validate(options, *, players) -> None`` (optional)
+    extra checks of options that the generic parser cannot make.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from collections.abc import Mapping, Sequence
+from types import ModuleType
+from typing import Any
+
+from .errors import Complaints, InvalidRound, Problem
+from .types import N_, Line, MatchState, OptionSpec, RoundResult
+
+__all__ = [
+    "KEYS",
+    "InvalidRound",
+    "Line",
+    "MatchState",
+    "OptionSpec",
+    "Problem",
+    "RoundResult",
+    "Ruleset",
+    "all_rulesets",
+    "get",
+]
+
+# ruleset key -> module name inside this package, in the order the app lists them
+_MODULES: dict[str, str] = {
+    "njet": "njet",
+    "mue": "mue",
+    "meinz": "meinz",
+    "was-sticht": "was_sticht",
+    "sticheln": "sticheln",
+    "abluxxen": "abluxxen",
+    "muzicando": "muzicando",
+    "coloretto": "coloretto",
+}
+KEYS: tuple[str, ...] = tuple(_MODULES)
+
+MESSAGES: dict[str, str] = {
+    "core.players": N_("{game} is played by {low} to {high} players, not {players}."),
+    "core.option_unknown": N_("{game} has no option called '{option}'."),
+    "core.option_choice": N_("'{value}' is not one of the choices for {option}: {choices}."),
+    "core.option_int": N_("{option} must be a whole number from {low} to {high}."),
+    "core.option_bool": N_("{option} must be true or false."),
+    "core.facts_object": N_("The round facts must be a JSON object."),
+}
+
+
+def to_jsonable(value: Any) -> Any:
+    """Dataclasses, tuples and frozensets as plain JSON values (stable order)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, (frozenset, set)):
+        return sorted(to_jsonable(v) for v in value)
+    if isinstance(value, (list, tuple)):
+        return [to_jsonable(v) for v in value]
+    return value
+
+
+class Ruleset:
+    """A game module seen through one uniform interface."""
+
+    def __init__(self, module: ModuleType) -> None:
+        self.module = module
+        self.key: str = module.KEY
+        self.name: str = module.NAME
+        self.version: str = module.VERSION
+        self.min_players: int = module.MIN_PLAYERS
+        self.max_players: int = module.MAX_PLAYERS
+        self.options: tuple[OptionSpec, ...] = module.OPTIONS
+        self.messages: dict[str, str] = {**MESSAGES, **module.MESSAGES}
+        self.sections: dict[str, str] = module.SECTIONS
+        self.facts_schema: dict[str, Any] = module.FACTS_SCHEMA
+        self.example: dict[str, Any] = module.EXAMPLE
+
+    def __repr__(self) -> str:
+        return f"<Ruleset {self.key}>"
+
+    def _complaints(self) -> Complaints:
+        return Complaints(self.messages)
+
+    def players_check(self, players: int) -> None:
+        c = self._complaints()
+        c.check(
+            self.min_players <= players <= self.max_players,
+            "players",
+            "core.players",
+            f"{self.key}-players",
+            game=self.name,
+            low=self.min_players,
+            high=self.max_players,
+            players=players,
+        )
+        c.raise_if_any()
+
+    def options_parse(self, data: Mapping[str, Any] | None, *, players: int) -> dict[str, Any]:
+        """Fill defaults and check every option against its spec (and the game's own checks)."""
+        data = dict(data or {})
+        self.players_check(players)
+        c = self._complaints()
+        specs = {spec.key: spec for spec in self.options}
+        for key in data:
+            if key not in specs:
+                c.add(f"options.{key}", "core.option_unknown", f"{self.key}-options", game=self.name, option=key)
+        out: dict[str, Any] = {}
+        for spec in self.options:
+            value = data.get(spec.key, spec.default)
+            field = f"options.{spec.key}"
+            if spec.kind == "choice":
+                c.check(
+                    value in spec.choices,
+                    field,
+                    "core.option_choice",
+                    spec.rule,
+                    value=str(value),
+                    option=spec.key,
+                    choices=", ".join(spec.choices),
+                )
+            elif spec.kind == "int":
+                low = spec.minimum if spec.minimum is not None else -(10**9)
+                high = spec.maximum if spec.maximum is not None else 10**9
+                c.check(
+                    isinstance(value, int) and not isinstance(value, bool) and low <= value <= high,
+                    field,
+                    "core.option_int",
+                    spec.rule,
+                    option=spec.key,
+                    low=low,
+                    high=high,
+                )
+            elif spec.kind == "bool":
+                c.check(isinstance(value, bool), field, "core.option_bool", spec.rule, option=spec.key)
+            out[spec.key] = value
+        c.raise_if_any()
+        extra_check = getattr(self.module, "options_validate", None)
+        if extra_check is not None:
+            extra_check(out, players=players)
+        return out
+
+    def facts_parse(self, data: Any, *, players: int, options: Mapping[str, Any]) -> Any:
+        if not isinstance(data, Mapping):
+            c = self._complaints()
+            c.add("facts", "core.facts_object", f"{self.key}-round")
+            c.raise_if_any()
+        return self.module.facts_parse(data, players=players, options=options)
+
+    def history(
+        self, rounds: Sequence[Mapping[str, Any]], *, players: int, options: Mapping[str, Any]
+    ) -> list[tuple[Any, RoundResult]]:
+        """Parse, validate and score stored rounds in order (each against the state before it)."""
+        done: list[tuple[Any, RoundResult]] = []
+        for data in rounds:
+            state = self.module.match_state(done, players=players, options=options)
+            facts = self.facts_parse(data, players=players, options=options)
+            self.module.validate(facts, players=players, options=options, state=state)
+            done.append((facts, self.module.score_round(facts, players=players, options=options, state=state)))
+        return done
+
+    def score(
+        self,
+        facts: Mapping[str, Any],
+        *,
+        players: int,
+        options: Mapping[str, Any] | None = None,
+        before: Sequence[Mapping[str, Any]] = (),
+    ) -> RoundResult:
+        """Score one round given the raw options and the rounds before it (all validated)."""
+        opts = self.options_parse(options, players=players)
+        done = self.history([*before, facts], players=players, options=opts)
+        return done[-1][1]
+
+    def state(
+        self, rounds: Sequence[Mapping[str, Any]], *, players: int, options: Mapping[str, Any] | None = None
+    ) -> MatchState:
+        opts = self.options_parse(options, players=players)
+        done = self.history(rounds, players=players, options=opts)
+        state: MatchState = self.module.match_state(done, players=players, options=opts)
+        return state
+
+    def normalise(self, facts: Mapping[str, Any], *, players: int, options: Mapping[str, Any]) -> Any:
+        """The canonical JSON form of submitted facts (what gets stored)."""
+        return to_jsonable(self.facts_parse(facts, players=players, options=options))
+
+    def render(self, msg: str, params: Mapping[str, Any], translate: Any = None) -> str:
+        template = self.messages[msg]
+        if translate is not None:
+            template = translate(template)
+        return template.format(**params)
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "name": self.name,
+            "version": self.version,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "options": [
+                {
+                    "key": s.key,
+                    "kind": s.kind,
+                    "default": s.default,
+                    "label": s.label,
+                    "rule": s.rule,
+                    "choices": list(s.choices),
+                    "schema": s.json_schema(),
+                }
+                for s in self.options
+            ],
+            "facts_schema": self.facts_schema,
+            "example": self.example,
+        }
+
+
+_cache: dict[str, Ruleset] = {}
+
+
+def get(key: str) -> Ruleset:
+    """The ruleset for ``key``; ``KeyError`` for an unknown key."""
+    if key not in _cache:
+        module = importlib.import_module(f".{_MODULES[key]}", __name__)
+        _cache[key] = Ruleset(module)
+    return _cache[key]
+
+
+def all_rulesets() -> list[Ruleset]:
+    return [get(key) for key in KEYS]

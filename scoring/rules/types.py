@@ -1,0 +1,143 @@
+"""Types shared by every game module of the rules engine.
+
+Pure Python: no Django, no I/O, no clock, no randomness.  Seats are numbered
+0..n-1 in playing order (clockwise); seat 0 deals the first round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+Scalar = int | str | bool | None
+
+
+def N_(text: str) -> str:
+    """Mark an English message template for translation without importing Django.
+
+    ``makemessages --keyword=N_`` picks these up; the Django layer translates the
+    template with gettext and then fills in the numbers.
+    """
+    return text
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of a score explanation.
+
+    ``msg`` is a message id whose English template lives in the game module's
+    ``MESSAGES``; ``params`` fill the template; ``rule`` is the anchor of the
+    rules-reference section the line comes from; ``points`` is what the line
+    adds to ``player``'s score (None for a purely informative line).
+    """
+
+    msg: str
+    rule: str
+    player: int | None = None
+    points: int | None = None
+    params: tuple[tuple[str, Scalar], ...] = ()
+
+    def param_dict(self) -> dict[str, Scalar]:
+        return dict(self.params)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "msg": self.msg,
+            "rule": self.rule,
+            "player": self.player,
+            "points": self.points,
+            "params": self.param_dict(),
+        }
+
+
+def line(msg: str, rule: str, *, player: int | None = None, points: int | None = None, **params: Scalar) -> Line:
+    """Build a :class:`Line` with keyword params (kept in a stable order)."""
+    return Line(msg=msg, rule=rule, player=player, points=points, params=tuple(sorted(params.items())))
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """Every seat's points for one round and the lines that explain them."""
+
+    scores: tuple[int, ...]
+    lines: tuple[Line, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"scores": list(self.scores), "explanation": [ln.as_dict() for ln in self.lines]}
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A match option (fixed when the match starts, not per round)."""
+
+    key: str
+    kind: str  # "choice" | "int" | "bool" | "json"
+    default: Any
+    label: str
+    rule: str
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def json_schema(self) -> dict[str, Any]:
+        schema: dict[str, Any] = {"title": self.label, "default": self.default}
+        if self.kind == "choice":
+            schema.update(type="string", enum=list(self.choices))
+        elif self.kind == "int":
+            schema["type"] = "integer"
+            if self.minimum is not None:
+                schema["minimum"] = self.minimum
+            if self.maximum is not None:
+                schema["maximum"] = self.maximum
+        elif self.kind == "bool":
+            schema["type"] = "boolean"
+        return schema
+
+
+@dataclass(frozen=True)
+class MatchState:
+    """Where a match stands after the rounds played so far."""
+
+    totals: tuple[int, ...]
+    rounds_played: int
+    finished: bool
+    winners: tuple[int, ...] = ()  # seats; empty while the match is running
+    next_dealer: int | None = None
+    next_starter: int | None = None  # who leads/starts the next round, when the rules fix it
+    rounds_left: int | None = None  # for games with a fixed number of rounds
+    target: int | None = None  # for games played to a total
+    extra: Mapping[str, Any] = field(default_factory=dict)  # game-specific (e.g. Was sticht? tasks)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "totals": list(self.totals),
+            "rounds_played": self.rounds_played,
+            "finished": self.finished,
+            "winners": list(self.winners),
+            "next_dealer": self.next_dealer,
+            "next_starter": self.next_starter,
+            "rounds_left": self.rounds_left,
+            "target": self.target,
+            "extra": dict(self.extra),
+        }
+
+
+def totals_of(results: Sequence[RoundResult], players: int) -> tuple[int, ...]:
+    """Sum the rounds' scores seat by seat."""
+    sums = [0] * players
+    for result in results:
+        for seat, points in enumerate(result.scores):
+            sums[seat] += points
+    return tuple(sums)
+
+
+def best_seats(values: Sequence[int], *, highest: bool = True) -> tuple[int, ...]:
+    """Seats holding the best value; ties share (``highest=False`` for lowest)."""
+    if not values:
+        return ()
+    best = max(values) if highest else min(values)
+    return tuple(seat for seat, v in enumerate(values) if v == best)
+
+
+Options = Mapping[str, Any]

@@ -1,0 +1,424 @@
+"""Was sticht? (Karl-Heinz Schmiel), 3–4 players — task cards, round checks and the end of the game.
+
+Rulebook: ``seeds/mue-njet-wassticht-meinz.hu.txt``, "Was sticht?" (Előkészületek, A feladat megjelölése,
+A forduló vége, A játék vége, Különleges szabály három játékos esetén, A feladatkártyák); digest ``RULES.md``.
+The task cards themselves live in :mod:`.was_sticht_tasks`; who wins a trick is the trick referee's business.
+
+* Each player drafts 4 of the 24 task cards before the first round: the match option ``tasks`` lists them per seat in
+  draft order (seat 0 is the first start player and drafts first).
+* Each round the start player (seat 0, then rotating left) draws the trumps and lays out the rows; every other player
+  picks one of their tasks and all reveal.  After the 9 tricks a fulfilled task goes back to the box (1 point).
+* The start player picks no task but may fulfil ANY revealed one: if he fulfils it and its owner does not, he returns
+  one of his own tasks — only one per round however many he fulfils; if both fulfil it only the owner returns it.
+  The rulebook lets him return any of his tasks; by default the app returns his first task still held in draft order
+  (the fact ``start_return`` names another one when the table wants).
+* The game ends as soon as a player has returned all four tasks; everyone who does so in that round wins.
+
+Option ``exactly_split``: the box holds 8 "exactly N tricks" cards, split not printed.  "even" (default) reads it as
+two each of 1, 2, 3 and 4; "free" accepts any split of the eight when checking the draft.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import Complaints
+from .types import N_, MatchState, OptionSpec, RoundResult, totals_of
+from .was_sticht_tasks import (
+    COLOUR_MESSAGES,
+    COLOURS,
+    DRAFT_MESSAGES,
+    OUTCOME_MESSAGES,
+    START_MESSAGES,
+    TASK_COPIES,
+    TASK_IDS,
+    TASK_NAMES,
+    TASKS_PER_PLAYER,
+    TRICKS,
+    Table,
+    Verdict,
+    colours_check,
+    draft_check,
+    round_verdict,
+    verdict_lines,
+)
+
+KEY = "was-sticht"
+NAME = "Was sticht?"
+VERSION = "1"
+MIN_PLAYERS = 3
+MAX_PLAYERS = 4
+
+VALUES = tuple(range(1, 10))
+SPLITS = ("even", "free")
+
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        key="tasks",
+        kind="json",
+        default=None,
+        label=N_("The four task cards each seat drafted, in draft order"),
+        rule="was-sticht-draft",
+    ),
+    OptionSpec(
+        key="exactly_split",
+        kind="choice",
+        default="even",
+        label=N_("The eight 'exactly N tricks' cards: two of each, or any split"),
+        rule="was-sticht-tasks",
+        choices=SPLITS,
+    ),
+)
+
+SECTIONS: dict[str, str] = {
+    "was-sticht-players": N_("Players"),
+    "was-sticht-options": N_("Options"),
+    "was-sticht-round": N_("Entering a round"),
+    "was-sticht-draft": N_("Drafting the task cards"),
+    "was-sticht-tasks": N_("The task cards"),
+    "was-sticht-start-player": N_("The start player"),
+    "was-sticht-tricks": N_("Tricks"),
+    "was-sticht-trumps": N_("Trump colour, trump number and the super trump"),
+    "was-sticht-end": N_("End of the game"),
+}
+
+MESSAGES: dict[str, str] = {
+    **TASK_NAMES,
+    **OUTCOME_MESSAGES,
+    **DRAFT_MESSAGES,
+    **START_MESSAGES,
+    **COLOUR_MESSAGES,
+    # shape of the facts
+    "was-sticht.field_unknown": N_("The round facts have no field called '{name}'."),
+    "was-sticht.field_missing": N_("This field is required."),
+    "was-sticht.list": N_("Give a list with one entry per player ({count})."),
+    "was-sticht.int": N_("Give a whole number."),
+    "was-sticht.seat": N_("Give a seat number from 0 to {high}."),
+    "was-sticht.colour": N_("'{value}' is not a colour; the colours are: {colours}."),
+    "was-sticht.trump_number": N_("The trump number is 1 to 9, or empty for none."),
+    "was-sticht.task_id": N_("Give a task id ({tasks}) or leave it empty."),
+    "was-sticht.colours_list": N_("Give the colours in this player's tricks as a list, or leave it empty."),
+    # game rules
+    "was-sticht.match_over": N_("The game is over: a player has returned all four task cards."),
+    "was-sticht.start_player_turn": N_("The start player rotates to the left: this round it is seat {expected}."),
+    "was-sticht.tricks_negative": N_("A player cannot take {tricks} tricks."),
+    "was-sticht.tricks_sum": N_("Nine tricks are played each round, but these add up to {total}."),
+    "was-sticht.last_trick_taker": N_("Seat {seat} took the last trick, so it has at least one trick, not 0."),
+    "was-sticht.start_no_task": N_("The start player picks no task card."),
+    "was-sticht.task_missing": N_("Every player except the start player picks one task card."),
+    "was-sticht.task_not_held": N_("Seat {seat} does not hold the task '{task}' (held: {held})."),
+    "was-sticht.start_return_not_held": N_("The start player does not hold the task '{task}' (held: {held})."),
+}
+
+FACTS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "title": "Was sticht? round",
+    "description": "The tasks revealed and what the nine tricks did; the trumps are for the record only.",
+    "required": ["start_player", "chosen", "tricks", "last_trick"],
+    "additionalProperties": False,
+    "properties": {
+        "start_player": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Seat of this round's start player (seat 0 in round 1, then rotating left).",
+        },
+        "trump_colour": {
+            "type": ["string", "null"],
+            "enum": [*COLOURS, None],
+            "description": "The trump colour drawn (null = grey card, no trump colour); for the record.",
+        },
+        "trump_number": {
+            "type": ["integer", "null"],
+            "minimum": 1,
+            "maximum": 9,
+            "description": "The trump number drawn (null = 'X', no trump number); for the record.",
+        },
+        "chosen": {
+            "type": "array",
+            "description": "Per seat: the task card picked this round (null for the start player).",
+            "items": {"type": ["string", "null"], "enum": [*TASK_COPIES, None]},
+        },
+        "tricks": {
+            "type": "array",
+            "description": "Per seat: tricks taken (they add up to 9; the 3-player table hand takes none).",
+            "items": {"type": "integer", "minimum": 0, "maximum": 9},
+        },
+        "last_trick": {"type": "integer", "minimum": 0, "description": "Seat that took the ninth trick."},
+        "colours": {
+            "type": ["array", "null"],
+            "description": "Per seat: the colours present in that seat's tricks (null = not entered). Needed for "
+            "the owner and the start player whenever a 'no colour' task is revealed.",
+            "items": {"type": ["array", "null"], "items": {"type": "string", "enum": list(COLOURS)}},
+        },
+        "start_return": {
+            "type": ["string", "null"],
+            "enum": [*TASK_COPIES, None],
+            "description": "Optional: which of his tasks the start player returns if he earns a return "
+            "(default: his first task still held, in draft order).",
+        },
+    },
+}
+
+EXAMPLE_TASKS: list[list[str]] = [
+    ["betli", "most", "exactly-2", "no-red"],
+    ["exactly-2", "last-trick", "fewest", "no-blue"],
+    ["betli", "exactly-3", "most", "no-green"],
+    ["last-trick", "fewest", "exactly-1", "no-yellow"],
+]
+
+# Trumps red and 2 as in the rulebook's draft example; Márk (seat 1), Éva (seat 2), Jenő (seat 3) fulfil their tasks,
+# and the start player Anita also takes exactly 2 tricks — but Márk fulfils it too, so only he returns it.
+EXAMPLE: dict[str, Any] = {
+    "players": 4,
+    "options": {"tasks": EXAMPLE_TASKS},
+    "facts": {
+        "start_player": 0,
+        "trump_colour": "red",
+        "trump_number": 2,
+        "chosen": [None, "exactly-2", "betli", "last-trick"],
+        "tricks": [2, 2, 0, 5],
+        "last_trick": 3,
+    },
+}
+
+
+@dataclass(frozen=True)
+class WasStichtFacts:
+    """One round: start player, revealed tasks, tricks per seat, last trick, colours per seat, the trumps."""
+
+    start_player: int
+    chosen: tuple[str | None, ...]
+    tricks: tuple[int, ...]
+    last_trick: int
+    colours: tuple[frozenset[str] | None, ...]
+    trump_colour: str | None = None
+    trump_number: int | None = None
+    start_return: str | None = None
+
+    def table(self) -> Table:
+        return Table(tricks=self.tricks, last_trick=self.last_trick, colours=self.colours)
+
+
+Facts = WasStichtFacts
+
+_FIELDS = ("start_player", "trump_colour", "trump_number", "chosen", "tricks", "last_trick", "colours", "start_return")
+
+
+# --- options ---------------------------------------------------------------------------------------------------
+def options_validate(options: Mapping[str, Any], *, players: int) -> None:
+    """The draft: 4 known task cards per seat, never more copies of a card than the box holds."""
+    c = Complaints(MESSAGES)
+    draft_check(options.get("tasks"), players=players, split=options.get("exactly_split", "even"), c=c)
+    c.raise_if_any()
+
+
+# --- parsing ---------------------------------------------------------------------------------------------------
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _seat(data: Mapping[str, Any], name: str, players: int, c: Complaints) -> int:
+    value: Any = data.get(name)
+    if name not in data:
+        c.add(name, "was-sticht.field_missing", "was-sticht-round")
+    elif not (_is_int(value) and 0 <= value < players):
+        c.add(name, "was-sticht.seat", "was-sticht-round", high=players - 1)
+    return value if _is_int(value) else -1
+
+
+def _per_seat(data: Mapping[str, Any], name: str, players: int, c: Complaints) -> list[Any]:
+    value = data.get(name)
+    if name not in data:
+        c.add(name, "was-sticht.field_missing", "was-sticht-round")
+    elif not isinstance(value, list) or len(value) != players:
+        c.add(name, "was-sticht.list", "was-sticht-round", count=players)
+    return value if isinstance(value, list) and len(value) == players else []
+
+
+def _task_or_none(value: Any, field: str, c: Complaints) -> str | None:
+    ok = value is None or (isinstance(value, str) and value in TASK_COPIES)
+    c.check(ok, field, "was-sticht.task_id", "was-sticht-tasks", tasks=TASK_IDS)
+    return value if ok else None
+
+
+def _colour_set(value: Any, field: str, c: Complaints) -> frozenset[str] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        c.add(field, "was-sticht.colours_list", "was-sticht-round")
+        return None
+    for i, colour in enumerate(value):
+        c.check(
+            isinstance(colour, str) and colour in COLOURS,
+            f"{field}.{i}",
+            "was-sticht.colour",
+            "was-sticht-round",
+            value=str(colour),
+            colours=", ".join(COLOURS),
+        )
+    return frozenset(v for v in value if isinstance(v, str))
+
+
+def _trumps(data: Mapping[str, Any], c: Complaints) -> tuple[str | None, int | None]:
+    colour, number = data.get("trump_colour"), data.get("trump_number")
+    colour_ok = colour is None or (isinstance(colour, str) and colour in COLOURS)
+    c.check(
+        colour_ok,
+        "trump_colour",
+        "was-sticht.colour",
+        "was-sticht-round",
+        value=str(colour),
+        colours=", ".join(COLOURS),
+    )
+    number_ok = number is None or (_is_int(number) and number in VALUES)
+    c.check(number_ok, "trump_number", "was-sticht.trump_number", "was-sticht-round")
+    return colour, number
+
+
+def facts_parse(data: Mapping[str, Any], *, players: int, options: Mapping[str, Any]) -> WasStichtFacts:
+    """Check the shape of the submitted facts; the game's rules come in :func:`validate`."""
+    c = Complaints(MESSAGES)
+    for name in data:
+        c.check(name in _FIELDS, str(name), "was-sticht.field_unknown", "was-sticht-round", name=str(name))
+    start, last = _seat(data, "start_player", players, c), _seat(data, "last_trick", players, c)
+    chosen = tuple(_task_or_none(v, f"chosen.{s}", c) for s, v in enumerate(_per_seat(data, "chosen", players, c)))
+    tricks = _per_seat(data, "tricks", players, c)
+    for seat, value in enumerate(tricks):
+        c.check(_is_int(value), f"tricks.{seat}", "was-sticht.int", "was-sticht-round")
+    colours_raw = data.get("colours")
+    colours: tuple[frozenset[str] | None, ...] = (None,) * players
+    if colours_raw is not None:
+        if isinstance(colours_raw, list) and len(colours_raw) == players:
+            colours = tuple(_colour_set(v, f"colours.{s}", c) for s, v in enumerate(colours_raw))
+        else:
+            c.add("colours", "was-sticht.list", "was-sticht-round", count=players)
+    colour, number = _trumps(data, c)
+    start_return = _task_or_none(data.get("start_return"), "start_return", c)
+    c.raise_if_any()
+    return WasStichtFacts(
+        start_player=start,
+        chosen=chosen,
+        tricks=tuple(tricks),
+        last_trick=last,
+        colours=colours,
+        trump_colour=colour,
+        trump_number=number,
+        start_return=start_return,
+    )
+
+
+# --- validation ------------------------------------------------------------------------------------------------
+def held_before(state: MatchState, options: Mapping[str, Any]) -> list[list[str]]:
+    """Each seat's task cards still held before this round (the draft, before the first round)."""
+    held = state.extra.get("held", options["tasks"])
+    return [list(tasks) for tasks in held]
+
+
+def _check_tricks(facts: WasStichtFacts, c: Complaints) -> None:
+    for seat, tricks in enumerate(facts.tricks):
+        c.check(tricks >= 0, f"tricks.{seat}", "was-sticht.tricks_negative", "was-sticht-tricks", tricks=tricks)
+    total = sum(facts.tricks)
+    c.check(total == TRICKS, "tricks", "was-sticht.tricks_sum", "was-sticht-tricks", total=total)
+    seat = facts.last_trick
+    c.check(facts.tricks[seat] > 0, "last_trick", "was-sticht.last_trick_taker", "was-sticht-tricks", seat=seat)
+
+
+def _check_tasks(facts: WasStichtFacts, held: list[list[str]], c: Complaints) -> None:
+    for seat, task in enumerate(facts.chosen):
+        field = f"chosen.{seat}"
+        if seat == facts.start_player:
+            c.check(task is None, field, "was-sticht.start_no_task", "was-sticht-start-player")
+        elif task is None:
+            c.add(field, "was-sticht.task_missing", "was-sticht-tasks")
+        else:
+            c.check(
+                task in held[seat],
+                field,
+                "was-sticht.task_not_held",
+                "was-sticht-tasks",
+                seat=seat,
+                task=task,
+                held=", ".join(held[seat]),
+            )
+    own = held[facts.start_player]
+    if facts.start_return is not None:
+        c.check(
+            facts.start_return in own,
+            "start_return",
+            "was-sticht.start_return_not_held",
+            "was-sticht-start-player",
+            task=facts.start_return,
+            held=", ".join(own),
+        )
+
+
+def validate(facts: WasStichtFacts, *, players: int, options: Mapping[str, Any], state: MatchState) -> None:
+    """Refuse rounds the game cannot produce; every broken rule is reported at once."""
+    c = Complaints(MESSAGES)
+    c.check(not state.finished, "", "was-sticht.match_over", "was-sticht-end")
+    expected = state.rounds_played % players
+    c.check(
+        facts.start_player == expected,
+        "start_player",
+        "was-sticht.start_player_turn",
+        "was-sticht-start-player",
+        expected=expected,
+    )
+    _check_tricks(facts, c)
+    _check_tasks(facts, held_before(state, options), c)
+    colours_check(facts.table(), facts.chosen, facts.start_player, players=players, c=c)
+    c.raise_if_any()
+
+
+# --- scoring ---------------------------------------------------------------------------------------------------
+def verdict_of(facts: WasStichtFacts, held: Sequence[Sequence[str]]) -> Verdict:
+    """The round's verdict given the tasks held before it (see :func:`.was_sticht_tasks.round_verdict`)."""
+    start = facts.start_player
+    return round_verdict(facts.chosen, start, facts.table(), held[start], facts.start_return)
+
+
+def score_round(facts: WasStichtFacts, *, players: int, options: Mapping[str, Any], state: MatchState) -> RoundResult:
+    """One point per task card returned this round: the owners' fulfilled tasks and the start player's one return."""
+    verdict = verdict_of(facts, held_before(state, options))
+    lines = verdict_lines(verdict, facts.chosen, facts.start_player, chose_return=facts.start_return is not None)
+    scores = [0] * players
+    for ln in lines:
+        if ln.player is not None and ln.points:
+            scores[ln.player] += ln.points
+    return RoundResult(scores=tuple(scores), lines=tuple(lines))
+
+
+# --- the match -------------------------------------------------------------------------------------------------
+def match_state(
+    history: Sequence[tuple[WasStichtFacts, RoundResult]], *, players: int, options: Mapping[str, Any]
+) -> MatchState:
+    """Tasks held and returned per seat; the game ends once a player has returned all four, and all of them win.
+
+    ``extra["returned"][seat]`` lists ``{"task", "round", "fulfilled_by", "as_start_player"}``; a start player's
+    return also names the revealed tasks he fulfilled while their owners missed them (``covering``).
+    """
+    held = [list(tasks) for tasks in options["tasks"]]
+    returned: list[list[dict[str, Any]]] = [[] for _ in range(players)]
+    for number, (facts, _) in enumerate(history, start=1):
+        verdict = verdict_of(facts, held)
+        covering = [{"owner": owner, "task": facts.chosen[owner]} for owner in verdict.earned()]
+        for seat, task, by_start in verdict.returns(facts.chosen, facts.start_player):
+            held[seat].remove(task)
+            record = {"task": task, "round": number, "fulfilled_by": seat, "as_start_player": by_start}
+            returned[seat].append({**record, "covering": covering} if by_start else record)
+    played = len(history)
+    winners = tuple(seat for seat, tasks in enumerate(held) if not tasks)
+    finished = bool(winners)
+    starter = None if finished else played % players
+    return MatchState(
+        totals=totals_of([result for _, result in history], players),
+        rounds_played=played,
+        finished=finished,
+        winners=winners,
+        next_dealer=starter,
+        next_starter=starter,
+        target=TASKS_PER_PLAYER,
+        extra={"held": held, "returned": returned},
+    )
