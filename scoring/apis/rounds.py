@@ -1,0 +1,138 @@
+"""Rounds of a match: record (idempotent), edit and delete (versioned), undo."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from scoring import selectors, services
+from scoring.models import Match, Round
+from scoring.serializers import (
+    ErrorSerializer,
+    RoundCreateSerializer,
+    RoundSerializer,
+    RoundUpdateSerializer,
+    RoundWriteResultSerializer,
+    VersionSerializer,
+)
+
+from . import examples
+from .base import IF_MATCH, VERSION_QUERY, ApiView, etag
+from .groups import ERRORS
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description="any unique string (e.g. a UUID) per round entered: a retried or double-tapped submit with the "
+    "same key stores one round and gets the same response",
+)
+INCLUDE_DELETED = OpenApiParameter("include_deleted", OpenApiTypes.BOOL, description="also list deleted rounds")
+
+
+class _RoundView(ApiView):
+    serializer_class = RoundSerializer
+
+    def written(self, match_id: int, rnd: Round) -> dict[str, Any]:
+        """The round after a write, with the match's new version and state."""
+        match = self.match(match_id=match_id)
+        fresh = selectors.round_get(match=match, number=rnd.number)
+        fresh.match_state = {"id": match.pk, "version": match.version, "state": match.state}  # type: ignore[attr-defined]
+        return dict(RoundWriteResultSerializer(fresh, context=self.round_context(match)).data)
+
+    def round(self, match: Match, number: int) -> Round:
+        return selectors.round_get(match=match, number=number)
+
+
+class RoundListView(_RoundView):
+    @extend_schema(parameters=[INCLUDE_DELETED], responses=RoundSerializer(many=True), summary="Rounds of a match")
+    def get(self, request: Request, match_id: int) -> Response:
+        match = self.match(match_id=match_id)
+        include_deleted = request.query_params.get("include_deleted", "").lower() in ("1", "true", "yes")
+        page = self.paginate_queryset(selectors.round_list(match=match, include_deleted=include_deleted))
+        return self.get_paginated_response(RoundSerializer(page, many=True, context=self.round_context(match)).data)
+
+    @extend_schema(
+        request=RoundCreateSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={201: RoundWriteResultSerializer, **ERRORS, 422: ErrorSerializer},
+        examples=examples.ROUND_REQUEST,
+        summary="Record the next round",
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        """Scores the round by the match's ruleset; 400 with field-level messages when a rule is broken."""
+        match = self.match(match_id=match_id)
+        key = request.headers.get("Idempotency-Key") or None
+        if key is not None and (len(key) > 100 or not key.isprintable()):
+            raise services.ValidationFailed.single(
+                "Idempotency-Key", gettext("An Idempotency-Key is 1 to 100 printable characters.")
+            )
+        data = self.payload(RoundCreateSerializer)
+        rnd = services.round_record(match=match, facts=data["facts"], user=request.user, idempotency_key=key)
+        if getattr(rnd, "replayed", False):
+            stored = getattr(rnd, "idempotent_response", None)
+            body = stored if stored is not None else self.written(match_id, rnd)
+            return Response(body, status=status.HTTP_201_CREATED, headers={"Idempotent-Replayed": "true"})
+        body = self.written(match_id, rnd)
+        if key is not None:
+            services.idempotency_response_store(user=request.user, key=key, status=201, response=body)
+        return etag(Response(body, status=status.HTTP_201_CREATED), rnd.version)
+
+
+class RoundDetailView(_RoundView):
+    @extend_schema(responses={200: RoundSerializer, 404: ErrorSerializer}, summary="A round (also a deleted one)")
+    def get(self, request: Request, match_id: int, number: int) -> Response:
+        match = self.match(match_id=match_id)
+        rnd = self.round(match, number)
+        return etag(Response(RoundSerializer(rnd, context=self.round_context(match)).data), rnd.version)
+
+    @extend_schema(
+        request=RoundUpdateSerializer,
+        parameters=[IF_MATCH],
+        responses={200: RoundWriteResultSerializer, **ERRORS},
+        examples=examples.ROUND_EDIT_REQUEST,
+        summary="Edit a round (it and every later round are re-scored)",
+    )
+    def patch(self, request: Request, match_id: int, number: int) -> Response:
+        """409 with the current round when ``version`` is not the current one."""
+        match = self.match(match_id=match_id)
+        rnd = self.round(match, number)
+        data = self.payload(RoundUpdateSerializer)
+        rnd = services.round_edit(
+            round=rnd, facts=data["facts"], expected_version=self.expected_version(data), user=request.user
+        )
+        return etag(Response(self.written(match_id, rnd)), rnd.version)
+
+    @extend_schema(
+        parameters=[IF_MATCH, VERSION_QUERY],
+        responses={200: RoundWriteResultSerializer, **ERRORS},
+        summary="Delete a round (undoable)",
+    )
+    def delete(self, request: Request, match_id: int, number: int) -> Response:
+        match = self.match(match_id=match_id)
+        rnd = services.round_delete(
+            round=self.round(match, number), expected_version=self.expected_version(), user=request.user
+        )
+        return etag(Response(self.written(match_id, rnd)), rnd.version)
+
+
+class RoundUndoView(_RoundView):
+    @extend_schema(
+        request=VersionSerializer,
+        parameters=[IF_MATCH],
+        responses={200: RoundWriteResultSerializer, **ERRORS},
+        summary="Undo the newest change of this round (restores a deleted round)",
+    )
+    def post(self, request: Request, match_id: int, number: int) -> Response:
+        match = self.match(match_id=match_id)
+        data = self.payload(VersionSerializer)
+        rnd = services.round_undo(
+            round=self.round(match, number), user=request.user, expected_version=self.expected_version(data)
+        )
+        return etag(Response(self.written(match_id, rnd)), rnd.version)

@@ -1,0 +1,258 @@
+"""Groups, players, matches, rounds and their append-only history.
+
+Models hold data only; rules live in ``scoring.rules`` and workflows in
+``scoring.services``.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+def _token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Group(models.Model):
+    """The people who play together."""
+
+    name = models.CharField(_("name"), max_length=80)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    members = models.ManyToManyField(settings.AUTH_USER_MODEL, through="Membership", related_name="play_groups")
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        OWNER = "owner", _("owner")
+        MEMBER = "member", _("member")
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.MEMBER)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["group", "user"], name="membership_unique")]
+        ordering = ["group_id", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.group} ({self.role})"
+
+
+class Invite(models.Model):
+    """A link that lets someone join a group; it expires and can be revoked.
+
+    An invite may name a guest player: whoever accepts it is linked to that player.
+    """
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="invites")
+    token = models.CharField(max_length=64, unique=True, default=_token)
+    player = models.ForeignKey("Player", null=True, blank=True, on_delete=models.SET_NULL, related_name="invites")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    accepted_count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"invite to {self.group}"
+
+
+class Player(models.Model):
+    """Someone at the table: a guest, or linked to a user account."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(_("name"), max_length=60)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="players"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    merged_into = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["group", "name"], condition=Q(merged_into__isnull=True), name="player_name_unique_in_group"
+            ),
+            models.UniqueConstraint(
+                fields=["group", "user"],
+                condition=Q(user__isnull=False, merged_into__isnull=True),
+                name="player_user_unique_in_group",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_guest(self) -> bool:
+        return self.user_id is None
+
+
+class Match(models.Model):
+    class State(models.TextChoices):
+        OPEN = "open", _("open")
+        FINISHED = "finished", _("finished")
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="matches")
+    ruleset = models.CharField(max_length=20)
+    options = models.JSONField(default=dict, blank=True)
+
+    class FinishReason(models.TextChoices):
+        NONE = "", _("not finished")
+        RULES = "rules", _("end condition reached")
+        MANUAL = "manual", _("finished by hand")
+
+    state = models.CharField(max_length=10, choices=State.choices, default=State.OPEN)
+    finish_reason = models.CharField(max_length=10, choices=FinishReason.choices, default="", blank=True)
+    version = models.PositiveIntegerField(default=1)  # bumped on every change to the match or its rounds
+    next_number = models.PositiveIntegerField(default=1)  # next round number, bumped under a row lock
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    players = models.ManyToManyField(Player, through="Seat", related_name="matches")
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["group", "ruleset", "state"])]
+
+    def __str__(self) -> str:
+        return f"{self.ruleset} #{self.pk}"
+
+
+class Seat(models.Model):
+    """A player's place at the table; seat 0 deals the first round."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    # RESTRICT (not PROTECT): a player cannot be deleted while seated, but deleting the whole group is fine
+    player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["match_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="seat_number_unique"),
+            models.UniqueConstraint(fields=["match", "player"], name="seat_player_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at seat {self.number}"
+
+
+class Round(models.Model):
+    """One round as entered: the raw facts and what the rules made of them.
+
+    ``facts`` are stored normalised by the ruleset; ``points`` (one per seat) and
+    ``explanation`` (structured lines plus their English text) are what the
+    ruleset ``ruleset_version`` computed.  A deleted round keeps its number and
+    data (``deleted_at`` set) so that it can be restored; its ``Score`` rows are
+    removed so that SQL aggregation only ever sees live rounds.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField()
+    facts = models.JSONField()
+    ruleset_version = models.CharField(max_length=20)
+    points = models.JSONField(default=list)
+    explanation = models.JSONField(default=list)
+    version = models.PositiveIntegerField(default=1)
+    entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    deleted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match_id", "number"]
+        constraints = [models.UniqueConstraint(fields=["match", "number"], name="round_number_unique")]
+
+    def __str__(self) -> str:
+        return f"round {self.number} of {self.match}"
+
+
+class Score(models.Model):
+    """One player's points in one live round (denormalised for SQL aggregation)."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="scores")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="scores")
+    seat = models.PositiveSmallIntegerField()
+    points = models.IntegerField()
+
+    class Meta:
+        ordering = ["round_id", "seat"]
+        constraints = [models.UniqueConstraint(fields=["round", "seat"], name="score_seat_unique")]
+        indexes = [models.Index(fields=["player", "match"])]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.points}"
+
+
+class RoundEvent(models.Model):
+    """Append-only history of every change to a match and its rounds.
+
+    ``before``/``after`` are snapshots of the round (or of the match for the
+    match-level actions); an undo event names the event it reverts in
+    ``after["undoes"]``.
+    """
+
+    class Action(models.TextChoices):
+        CREATE = "create", _("created")
+        EDIT = "edit", _("edited")
+        DELETE = "delete", _("deleted")
+        UNDO = "undo", _("restored")
+        RESCORE = "rescore", _("re-scored")
+        OPTIONS = "options", _("options changed")
+        FINISH = "finish", _("finished")
+        REOPEN = "reopen", _("reopened")
+        MERGE = "merge", _("players merged")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    round = models.ForeignKey(Round, null=True, on_delete=models.SET_NULL, related_name="events")
+    round_number = models.PositiveIntegerField(null=True)
+    action = models.CharField(max_length=10, choices=Action.choices)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+    before = models.JSONField(null=True)
+    after = models.JSONField(null=True)
+
+    class Meta:
+        ordering = ["match_id", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.action} round {self.round_number}"
+
+
+class IdempotencyKey(models.Model):
+    """The stored answer to a write that carried an Idempotency-Key header."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=100)
+    scope = models.CharField(max_length=100)
+    request_hash = models.CharField(max_length=64, default="")
+    round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    status = models.PositiveSmallIntegerField()
+    response = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="idempotency_unique")]
+
+    def __str__(self) -> str:
+        return self.key

@@ -1,0 +1,303 @@
+"""Read-side queries. Visibility lives here: an outsider asking for a group's data gets
+``Http404`` (never 403), so nobody can learn that a group exists.
+
+Every list selector uses a fixed number of queries however many rows it returns.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
+from django.http import Http404
+from django.utils.translation import gettext
+
+from scoring import rules
+from scoring.models import Group, Invite, Match, Membership, Player, Round, RoundEvent, Seat
+from scoring.rules import InvalidRound, Ruleset
+
+logger = logging.getLogger(__name__)
+
+
+PK_MAX = 2**63 - 1
+
+
+def _pk(value: Any, *, high: int = PK_MAX) -> int:
+    """A primary key (or round number) from a URL; anything that cannot be one is simply not found."""
+    try:
+        number = int(value)
+    except (ValueError, TypeError, OverflowError):
+        raise Http404 from None
+    if not 0 < number <= high:
+        raise Http404
+    return number
+
+
+# --- rulesets -----------------------------------------------------------------------------------
+
+
+def ruleset_list() -> list[Ruleset]:
+    """Every ruleset whose game module is installed, in the registry's order."""
+    found = []
+    for key in rules.KEYS:
+        try:
+            found.append(rules.get(key))
+        except ModuleNotFoundError as exc:  # a game module not written yet (development only)
+            if not (exc.name or "").startswith("scoring.rules"):
+                raise
+            logger.warning("ruleset %s is not available: %s", key, exc)
+    return found
+
+
+def ruleset_get(*, key: str) -> Ruleset:
+    """The ruleset for ``key`` or Http404."""
+    if key not in rules.KEYS:
+        raise Http404
+    try:
+        return rules.get(key)
+    except ModuleNotFoundError as exc:
+        if not (exc.name or "").startswith("scoring.rules"):
+            raise
+        raise Http404 from None
+
+
+def line_render(ruleset: Ruleset, line: dict[str, Any], names: Sequence[str] | None = None) -> dict[str, Any]:
+    """A stored explanation line with its text in the active language and the player's name."""
+    try:
+        text = ruleset.render(line["msg"], line.get("params") or {}, translate=gettext)
+    except (KeyError, IndexError, ValueError):  # a message of an older ruleset version
+        text = line.get("text", "")
+    seat = line.get("player")
+    name = names[seat] if names is not None and isinstance(seat, int) and 0 <= seat < len(names) else None
+    return {**line, "text": text, "player_name": name}
+
+
+# --- groups -------------------------------------------------------------------------------------
+
+
+def _role_subquery(user: Any) -> Subquery:
+    return Subquery(Membership.objects.filter(group=OuterRef("pk"), user=user).values("role")[:1])
+
+
+def group_list(*, user: Any) -> QuerySet[Group]:
+    """The groups ``user`` belongs to, with ``my_role`` and member/player counts (one query)."""
+    if not user.is_authenticated:
+        return Group.objects.none()
+    members = Membership.objects.filter(group=OuterRef("pk")).values("group").annotate(n=Count("id")).values("n")
+    players = (
+        Player.objects.filter(group=OuterRef("pk"), merged_into__isnull=True)
+        .values("group")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
+    return (
+        Group.objects.filter(memberships__user=user)
+        .annotate(
+            my_role=_role_subquery(user),
+            member_count=Coalesce(Subquery(members), 0),
+            player_count=Coalesce(Subquery(players), 0),
+        )
+        .order_by("name", "id")
+    )
+
+
+def group_get(*, user: Any, group_id: Any) -> Group:
+    """The group if ``user`` is a member, else Http404 (also for a group that does not exist)."""
+    try:
+        return group_list(user=user).get(pk=_pk(group_id))
+    except Group.DoesNotExist:
+        raise Http404 from None
+
+
+def membership_list(*, group: Group) -> QuerySet[Membership]:
+    return Membership.objects.filter(group=group).select_related("user").order_by("id")
+
+
+def membership_get(*, group: Group, membership_id: Any) -> Membership:
+    try:
+        return membership_list(group=group).select_related("group").get(pk=_pk(membership_id))
+    except Membership.DoesNotExist:
+        raise Http404 from None
+
+
+def invite_list(*, group: Group) -> QuerySet[Invite]:
+    return Invite.objects.filter(group=group).select_related("player", "created_by", "group")
+
+
+def invite_get(*, group: Group, invite_id: Any) -> Invite:
+    try:
+        return invite_list(group=group).get(pk=_pk(invite_id))
+    except Invite.DoesNotExist:
+        raise Http404 from None
+
+
+def invite_by_token(*, token: str) -> Invite:
+    """An invite by its secret token (whoever holds the link may see which group it is for)."""
+    invite = Invite.objects.select_related("group", "player").filter(token=token).first()
+    if invite is None:
+        raise Http404
+    return invite
+
+
+# --- players ------------------------------------------------------------------------------------
+
+
+def player_list(*, group: Group, include_merged: bool = False) -> QuerySet[Player]:
+    players = (
+        Player.objects.filter(group=group).select_related("user").annotate(matches_played=Count("seats", distinct=True))
+    )
+    if not include_merged:
+        players = players.filter(merged_into__isnull=True)
+    return players.order_by("name", "id")
+
+
+def player_get(*, group: Group, player_id: Any, include_merged: bool = False) -> Player:
+    try:
+        return player_list(group=group, include_merged=include_merged).select_related("group").get(pk=_pk(player_id))
+    except Player.DoesNotExist:
+        raise Http404 from None
+
+
+# --- matches ------------------------------------------------------------------------------------
+
+
+def _seats_prefetch() -> Prefetch:
+    return Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("number"))
+
+
+def match_list(*, group: Group, state: str | None = None, ruleset: str | None = None) -> QuerySet[Match]:
+    """The group's matches, newest first, with seats and the number of live rounds."""
+    matches = (
+        Match.objects.filter(group=group)
+        .prefetch_related(_seats_prefetch())
+        .annotate(rounds_played=Count("rounds", filter=Q(rounds__deleted_at__isnull=True)))
+        .order_by("-created_at", "-id")
+    )
+    if state:
+        matches = matches.filter(state=state)
+    if ruleset:
+        matches = matches.filter(ruleset=ruleset)
+    return matches
+
+
+def match_get(*, user: Any, match_id: Any) -> Match:
+    """A match of one of ``user``'s groups, else Http404."""
+    if not user.is_authenticated:
+        raise Http404
+    try:
+        return (
+            Match.objects.filter(group__memberships__user=user)
+            .select_related("group")
+            .prefetch_related(_seats_prefetch())
+            .annotate(rounds_played=Count("rounds", filter=Q(rounds__deleted_at__isnull=True)))
+            .get(pk=_pk(match_id))
+        )
+    except Match.DoesNotExist:
+        raise Http404 from None
+
+
+def round_list(*, match: Match, include_deleted: bool = False) -> QuerySet[Round]:
+    rounds = Round.objects.filter(match=match).select_related("entered_by").order_by("number")
+    if not include_deleted:
+        rounds = rounds.filter(deleted_at__isnull=True)
+    return rounds
+
+
+def round_get(*, match: Match, number: Any) -> Round:
+    try:
+        rnd = round_list(match=match, include_deleted=True).get(number=_pk(number, high=2**31 - 1))
+    except Round.DoesNotExist:
+        raise Http404 from None
+    rnd.match = match
+    return rnd
+
+
+def event_list(*, match: Match) -> QuerySet[RoundEvent]:
+    return RoundEvent.objects.filter(match=match).select_related("actor").order_by("id")
+
+
+# --- the scoreboard -----------------------------------------------------------------------------
+
+
+def _seat_ref(seat: int | None, seats: Sequence[Seat]) -> dict[str, Any] | None:
+    if seat is None or not 0 <= seat < len(seats):
+        return None
+    return {"seat": seat, "id": seats[seat].player_id, "name": seats[seat].player.name}
+
+
+def match_scoreboard(*, match: Match) -> dict[str, Any]:
+    """Per-round points with explanations, running totals and where the match stands.
+
+    Points are the stored ones (what each round was scored with); the end
+    condition, next dealer/starter, rounds left, target and winners come from
+    the ruleset's ``state`` over the live rounds.  ``needs_rescore`` says that
+    some round was scored by an older ruleset version.
+    """
+    ruleset = rules.get(match.ruleset)
+    seats = (
+        list(match.seats.all())
+        if hasattr(match, "_prefetched_objects_cache")
+        else list(Seat.objects.filter(match=match).select_related("player").order_by("number"))
+    )
+    names = [s.player.name for s in seats]
+    live = list(round_list(match=match))
+    running = [0] * len(seats)
+    rows = []
+    for rnd in live:
+        running = [a + b for a, b in zip(running, rnd.points, strict=False)]
+        rows.append(
+            {
+                "id": rnd.pk,
+                "number": rnd.number,
+                "version": rnd.version,
+                "ruleset_version": rnd.ruleset_version,
+                "facts": rnd.facts,
+                "points": list(rnd.points),
+                "totals": list(running),
+                "explanation": [line_render(ruleset, ln, names) for ln in rnd.explanation],
+                "entered_by": rnd.entered_by.get_username() if rnd.entered_by else None,
+                "created_at": rnd.created_at,
+                "updated_at": rnd.updated_at,
+            }
+        )
+    board: dict[str, Any] = {
+        "match": match.pk,
+        "ruleset": ruleset.key,
+        "ruleset_name": ruleset.name,
+        "ruleset_version": ruleset.version,
+        "version": match.version,
+        "state": match.state,
+        "finish_reason": match.finish_reason,
+        "players": [{"seat": s.number, "id": s.player_id, "name": s.player.name} for s in seats],
+        "rounds": rows,
+        "totals": running,
+        "rounds_played": len(live),
+        "needs_rescore": any(r.ruleset_version != ruleset.version for r in live),
+        "problems": [],
+        "finished": None,
+        "next_dealer": None,
+        "next_starter": None,
+        "rounds_left": None,
+        "target": None,
+        "winners": [],
+        "extra": {},
+    }
+    try:
+        state = ruleset.state([r.facts for r in live], players=len(seats), options=match.options)
+    except InvalidRound as exc:  # stored rounds that a newer ruleset refuses: show them, flag the match
+        board["needs_rescore"] = True
+        board["problems"] = [p.as_dict() for p in exc.problems]
+        return board
+    board.update(
+        finished=state.finished,
+        next_dealer=None if state.finished else _seat_ref(state.next_dealer, seats),
+        next_starter=None if state.finished else _seat_ref(state.next_starter, seats),
+        rounds_left=state.rounds_left,
+        target=state.target,
+        winners=[ref for ref in (_seat_ref(w, seats) for w in state.winners) if ref is not None],
+        extra=rules.to_jsonable(state.extra),
+    )
+    return board

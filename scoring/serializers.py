@@ -1,0 +1,420 @@
+"""Request shapes and response representations. No rules here: validation of facts and
+options is the rules engine's (through the services); these only check JSON shapes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from scoring.models import Group, Invite, Match, Membership, Player, Round, RoundEvent
+
+JSON_OBJECT = {"type": "object", "additionalProperties": True}
+INT32 = 2**31 - 1
+
+
+@extend_schema_field(JSON_OBJECT)
+class ObjectField(serializers.JSONField):
+    """Any JSON object (facts, options, set-ups); the rules engine checks what is inside."""
+
+
+@extend_schema_field({"type": "array", "items": {}})
+class ListField(serializers.JSONField):
+    """Any JSON array (plays of a trick); the rules engine checks what is inside."""
+
+
+class LineSerializer(serializers.Serializer):
+    """One line of a score explanation, rendered in the request's language."""
+
+    msg = serializers.CharField()
+    rule = serializers.CharField()
+    player = serializers.IntegerField(allow_null=True, help_text="seat the line is about, if any")
+    player_name = serializers.CharField(allow_null=True)
+    points = serializers.IntegerField(allow_null=True, help_text="points this line adds to the player's round")
+    params = ObjectField()
+    text = serializers.CharField()
+
+
+class SeatRefSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+# --- accounts ---------------------------------------------------------------------------------------
+
+
+class TokenRequestSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=128, trim_whitespace=False, style={"input_type": "password"})
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField()
+    username = serializers.CharField()
+
+
+class MeSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+
+
+# --- groups, members, invites -----------------------------------------------------------------------
+
+
+class GroupSerializer(serializers.ModelSerializer):
+    my_role = serializers.CharField(read_only=True)
+    member_count = serializers.IntegerField(read_only=True)
+    player_count = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = Group
+        fields = ["id", "name", "created_at", "my_role", "member_count", "player_count"]
+
+
+class GroupCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+    player_name = serializers.CharField(
+        max_length=60, required=False, allow_blank=True, help_text="also create your own player with this name"
+    )
+
+
+class GroupUpdateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+
+
+class MembershipSerializer(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username", read_only=True)
+
+    class Meta:
+        model = Membership
+        fields = ["id", "user", "username", "role", "joined_at"]
+
+
+class MembershipCreateSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    role = serializers.ChoiceField(choices=Membership.Role.choices, default=Membership.Role.MEMBER)
+
+
+class MembershipUpdateSerializer(serializers.Serializer):
+    role = serializers.ChoiceField(choices=Membership.Role.choices)
+
+
+class InviteSerializer(serializers.ModelSerializer):
+    player_name = serializers.CharField(source="player.name", read_only=True, allow_null=True, default=None)
+    valid = serializers.SerializerMethodField()
+    accept_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Invite
+        fields = [
+            "id",
+            "token",
+            "accept_url",
+            "player",
+            "player_name",
+            "created_at",
+            "expires_at",
+            "revoked_at",
+            "accepted_count",
+            "valid",
+        ]
+
+    def get_valid(self, invite: Invite) -> bool:
+        from scoring.services import invite_is_valid
+
+        return invite_is_valid(invite=invite)
+
+    def get_accept_url(self, invite: Invite) -> str:
+        return f"/api/v1/invites/{invite.token}/accept"
+
+
+class InviteCreateSerializer(serializers.Serializer):
+    player = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=INT32)
+    days = serializers.IntegerField(required=False, min_value=1, max_value=365)
+
+
+class InvitePreviewSerializer(serializers.Serializer):
+    group = serializers.CharField(source="group.name")
+    player_name = serializers.CharField(source="player.name", allow_null=True, default=None)
+    expires_at = serializers.DateTimeField()
+    valid = serializers.SerializerMethodField()
+
+    def get_valid(self, invite: Invite) -> bool:
+        from scoring.services import invite_is_valid
+
+        return invite_is_valid(invite=invite)
+
+
+# --- players ----------------------------------------------------------------------------------------
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username", read_only=True, allow_null=True, default=None)
+    matches_played = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = Player
+        fields = ["id", "name", "user", "username", "is_guest", "matches_played", "merged_into", "created_at"]
+
+
+class PlayerCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=60)
+    user = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=INT32, help_text="link to this member's account"
+    )
+
+
+class PlayerUpdateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=60, required=False)
+    user = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=INT32, help_text="member account id, null = guest"
+    )
+
+
+class PlayerMergeSerializer(serializers.Serializer):
+    into = serializers.IntegerField(min_value=1, max_value=INT32, help_text="the player who remains")
+
+
+# --- matches and rounds -----------------------------------------------------------------------------
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    seats = serializers.SerializerMethodField()
+    rounds_played = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = Match
+        fields = [
+            "id",
+            "group",
+            "ruleset",
+            "options",
+            "state",
+            "finish_reason",
+            "version",
+            "seats",
+            "rounds_played",
+            "created_at",
+            "finished_at",
+        ]
+
+    @extend_schema_field(SeatRefSerializer(many=True))
+    def get_seats(self, match: Match) -> list[dict[str, Any]]:
+        return [{"seat": s.number, "id": s.player_id, "name": s.player.name} for s in match.seats.all()]
+
+
+class MatchCreateSerializer(serializers.Serializer):
+    ruleset = serializers.CharField(max_length=20)
+    options = ObjectField(required=False, default=dict)
+    players = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=INT32),
+        min_length=1,
+        max_length=12,
+        help_text="player ids in seat order; seat 0 deals the first round",
+    )
+
+
+class MatchUpdateSerializer(serializers.Serializer):
+    options = ObjectField()
+    version = serializers.IntegerField(required=False, min_value=0, max_value=INT32)
+
+
+class VersionSerializer(serializers.Serializer):
+    version = serializers.IntegerField(
+        required=False, min_value=0, max_value=INT32, help_text="the version you saw (or send If-Match)"
+    )
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    explanation = serializers.SerializerMethodField()
+    entered_by = serializers.CharField(source="entered_by.username", read_only=True, allow_null=True, default=None)
+    deleted = serializers.SerializerMethodField()
+    facts = ObjectField()
+
+    class Meta:
+        model = Round
+        fields = [
+            "id",
+            "match",
+            "number",
+            "version",
+            "facts",
+            "points",
+            "explanation",
+            "ruleset_version",
+            "entered_by",
+            "created_at",
+            "updated_at",
+            "deleted",
+            "deleted_at",
+        ]
+
+    @extend_schema_field(LineSerializer(many=True))
+    def get_explanation(self, rnd: Round) -> list[dict[str, Any]]:
+        from scoring.selectors import line_render
+
+        ruleset, names = self.context.get("ruleset"), self.context.get("names")
+        if ruleset is None:
+            return list(rnd.explanation)
+        return [line_render(ruleset, line, names) for line in rnd.explanation]
+
+    def get_deleted(self, rnd: Round) -> bool:
+        return rnd.deleted_at is not None
+
+
+class RoundCreateSerializer(serializers.Serializer):
+    facts = ObjectField()
+
+
+class RoundUpdateSerializer(serializers.Serializer):
+    facts = ObjectField()
+    version = serializers.IntegerField(required=False, min_value=0, max_value=INT32)
+
+
+class MatchRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    version = serializers.IntegerField()
+    state = serializers.CharField()
+
+
+class RoundWriteResultSerializer(RoundSerializer):
+    """A round after a write, with the match's new version and state."""
+
+    match_state = MatchRefSerializer(read_only=True)
+
+    class Meta(RoundSerializer.Meta):
+        fields = [*RoundSerializer.Meta.fields, "match_state"]
+
+
+class EventSerializer(serializers.ModelSerializer):
+    actor = serializers.CharField(source="actor.username", read_only=True, allow_null=True, default=None)
+    before = serializers.JSONField(allow_null=True)
+    after = serializers.JSONField(allow_null=True)
+
+    class Meta:
+        model = RoundEvent
+        fields = ["id", "action", "round", "round_number", "actor", "at", "before", "after"]
+
+
+class ScoreboardRoundSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    version = serializers.IntegerField()
+    ruleset_version = serializers.CharField()
+    facts = ObjectField()
+    points = serializers.ListField(child=serializers.IntegerField())
+    totals = serializers.ListField(child=serializers.IntegerField(), help_text="running totals after this round")
+    explanation = LineSerializer(many=True)
+    entered_by = serializers.CharField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+
+
+class ScoreboardSerializer(serializers.Serializer):
+    match = serializers.IntegerField()
+    ruleset = serializers.CharField()
+    ruleset_name = serializers.CharField()
+    ruleset_version = serializers.CharField()
+    version = serializers.IntegerField()
+    state = serializers.CharField()
+    finish_reason = serializers.CharField(allow_blank=True)
+    players = SeatRefSerializer(many=True)
+    rounds = ScoreboardRoundSerializer(many=True)
+    totals = serializers.ListField(child=serializers.IntegerField())
+    rounds_played = serializers.IntegerField()
+    finished = serializers.BooleanField(allow_null=True)
+    next_dealer = SeatRefSerializer(allow_null=True)
+    next_starter = SeatRefSerializer(allow_null=True)
+    rounds_left = serializers.IntegerField(allow_null=True)
+    target = serializers.IntegerField(allow_null=True)
+    winners = SeatRefSerializer(many=True)
+    extra = ObjectField()
+    needs_rescore = serializers.BooleanField()
+    problems = serializers.ListField(child=ObjectField())
+
+
+# --- rulesets, calculator, referee ------------------------------------------------------------------
+
+
+class OptionSpecSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    kind = serializers.CharField()
+    default = serializers.JSONField(allow_null=True)
+    label = serializers.CharField()
+    rule = serializers.CharField()
+    choices = serializers.ListField(child=serializers.CharField())
+    schema = ObjectField()
+
+
+class RulesetSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    name = serializers.CharField()
+    version = serializers.CharField()
+    min_players = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    options = OptionSpecSerializer(many=True)
+    facts_schema = ObjectField(help_text="JSON Schema of one round's facts")
+    example = ObjectField(help_text='a worked example: {"players": n, "options": {...}, "facts": {...}}')
+
+
+class CalculatorRequestSerializer(serializers.Serializer):
+    players = serializers.ListField(
+        child=serializers.CharField(max_length=60), min_length=1, max_length=12, help_text="names in seat order"
+    )
+    options = ObjectField(required=False, default=dict)
+    facts = ObjectField()
+    before = serializers.ListField(
+        child=ObjectField(), required=False, max_length=100, help_text="facts of earlier rounds of the same match"
+    )
+
+
+class CalculatorResponseSerializer(serializers.Serializer):
+    ruleset = serializers.CharField()
+    ruleset_version = serializers.CharField()
+    players = serializers.ListField(child=serializers.CharField())
+    options = ObjectField()
+    facts = ObjectField(help_text="the facts as they would be stored")
+    scores = serializers.ListField(child=serializers.IntegerField(), help_text="points per seat")
+    explanation = LineSerializer(many=True)
+    state = ObjectField(help_text="the match state after this round")
+
+
+class TrickRequestSerializer(serializers.Serializer):
+    setup = ObjectField(help_text="the trump set-up of the round (game-specific)")
+    plays = ListField(help_text='cards in play order: [{"seat": 0, "card": {"colour": "red", "value": 5}}, ...]')
+    options = ObjectField(required=False, default=dict)
+
+
+class TrickNoteSerializer(serializers.Serializer):
+    index = serializers.IntegerField(allow_null=True, help_text="the play this note is about")
+    msg = serializers.CharField()
+    rule = serializers.CharField()
+    params = ObjectField()
+    text = serializers.CharField()
+
+
+class TrickResultSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    winner = serializers.IntegerField(help_text="index into plays")
+    winner_seat = serializers.IntegerField(allow_null=True)
+    reason = serializers.CharField()
+    rule = serializers.CharField()
+    params = ObjectField()
+    text = serializers.CharField()
+    ranking = serializers.ListField(child=serializers.IntegerField())
+    notes = TrickNoteSerializer(many=True)
+    legality = TrickNoteSerializer(many=True, help_text="a verdict for every play that came with a hand")
+    illegal = TrickNoteSerializer(many=True)
+
+
+class ErrorSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    errors = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), required=False)
+    problems = serializers.ListField(child=ObjectField(), required=False)
+
+
+class ConflictSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    current = ObjectField(required=False, help_text="the current state of the object (for a stale version)")

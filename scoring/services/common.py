@@ -1,0 +1,160 @@
+"""Helpers shared by the services: rulesets, versions, history snapshots, the stats hook."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext
+
+from scoring import rules
+from scoring.models import Match, Round
+from scoring.rules import InvalidRound, Problem, Ruleset
+
+from .errors import StaleVersion, ValidationFailed
+
+logger = logging.getLogger(__name__)
+
+
+def ruleset_get(key: str, *, field: str = "ruleset") -> Ruleset:
+    """The ruleset for ``key``, or a field-level ValidationFailed naming ``field``."""
+    try:
+        return rules.get(key)
+    except (KeyError, ModuleNotFoundError):
+        raise ValidationFailed.single(field, gettext("There is no ruleset called '%(key)s'.") % {"key": key}) from None
+
+
+def problem_text(ruleset: Ruleset) -> Callable[[Problem], str]:
+    """Render a rules problem in the active language (falls back to the stored English text)."""
+
+    def render(problem: Problem) -> str:
+        return ruleset.render(problem.msg, dict(problem.params), translate=gettext)
+
+    return render
+
+
+def rules_failed(ruleset: Ruleset, error: InvalidRound, *, prefix: str = "") -> ValidationFailed:
+    return ValidationFailed.from_rules(error, prefix=prefix, translate=problem_text(ruleset))
+
+
+def version_check(obj: Round | Match, expected: int | None) -> None:
+    """Refuse an edit made against an old version (optimistic concurrency)."""
+    if expected is None:
+        raise ValidationFailed.single("version", gettext("Send the version you are editing (If-Match or 'version')."))
+    if expected != obj.version:
+        raise StaleVersion(expected=expected, current=obj.version, obj=obj)
+
+
+def explanation_store(ruleset: Ruleset, result: rules.RoundResult) -> list[dict[str, Any]]:
+    """The structured explanation lines plus their English text, as stored on the round."""
+    return [{**line.as_dict(), "text": ruleset.render(line.msg, line.param_dict())} for line in result.lines]
+
+
+def request_hash(*parts: Any) -> str:
+    payload = json.dumps(parts, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def round_snapshot(rnd: Round) -> dict[str, Any]:
+    """What the history keeps of a round before/after a change."""
+    return {
+        "number": rnd.number,
+        "facts": rnd.facts,
+        "points": list(rnd.points),
+        "ruleset_version": rnd.ruleset_version,
+        "version": rnd.version,
+        "deleted": rnd.deleted_at is not None,
+    }
+
+
+def match_snapshot(match: Match) -> dict[str, Any]:
+    return {
+        "state": match.state,
+        "finish_reason": match.finish_reason,
+        "options": match.options,
+        "version": match.version,
+    }
+
+
+def stats_after_commit(*, match_id: int) -> None:
+    """Tell the statistics pipeline that a match's rounds changed, once the transaction commits."""
+    from analytics import services as analytics_services
+
+    transaction.on_commit(lambda: analytics_services.stats_schedule(match_id=match_id))
+
+
+def stats_group_after_commit(*, group_id: int) -> None:
+    from analytics import services as analytics_services
+
+    transaction.on_commit(lambda: analytics_services.stats_schedule_group(group_id=group_id))
+
+
+def first_failing_prefix(check: Callable[[int], bool], size: int) -> int:
+    """Smallest ``k`` in 1..size with ``check(k)`` False, given that failures are monotone in ``k``."""
+    low, high = 1, size
+    while low < high:
+        mid = (low + high) // 2
+        if check(mid):
+            low = mid + 1
+        else:
+            high = mid
+    return low
+
+
+def options_or_fail(ruleset: Ruleset, options: Any, *, players: int) -> dict[str, Any]:
+    """Options parsed by the ruleset (defaults filled in), or field-level errors under ``options``."""
+    if options is not None and not isinstance(options, dict):
+        raise ValidationFailed.single("options", gettext("Options must be a JSON object."))
+    try:
+        return ruleset.options_parse(options, players=players)
+    except InvalidRound as exc:
+        raise rules_failed(ruleset, exc) from None
+
+
+def normalise_or_fail(ruleset: Ruleset, facts: Any, *, players: int, options: dict[str, Any]) -> Any:
+    """The canonical stored form of submitted facts, or field-level errors under ``facts``."""
+    try:
+        return ruleset.normalise(facts, players=players, options=options)
+    except InvalidRound as exc:
+        raise rules_failed(ruleset, exc, prefix="facts") from None
+    except (TypeError, KeyError, IndexError, AttributeError, ValueError) as exc:
+        # A shape the game module did not anticipate: still the client's input, so a 400 (and a log line).
+        logger.warning("%s facts_parse raised %r for %r", ruleset.key, exc, facts)
+        raise ValidationFailed.single("facts", gettext("These round facts cannot be read.")) from None
+
+
+def history_or_fail(
+    ruleset: Ruleset,
+    facts: Sequence[Any],
+    *,
+    players: int,
+    options: dict[str, Any],
+    labels: Sequence[str],
+) -> list[tuple[Any, rules.RoundResult]]:
+    """Score a whole match history (``options`` already parsed); on a broken rule, name the round.
+
+    ``labels[i]`` is the field prefix used for complaints about round ``i``
+    (``"facts"`` for the round being entered, ``"rounds.7"`` for another one).
+    """
+    try:
+        return ruleset.history(facts, players=players, options=options)
+    except InvalidRound as exc:
+        error = exc
+
+    def prefix_ok(k: int) -> bool:
+        try:
+            ruleset.history(facts[:k], players=players, options=options)
+        except InvalidRound:
+            return False
+        return True
+
+    index = first_failing_prefix(prefix_ok, len(facts)) - 1
+    try:
+        ruleset.history(facts[: index + 1], players=players, options=options)
+    except InvalidRound as exc:
+        error = exc
+    raise rules_failed(ruleset, error, prefix=labels[index]) from None

@@ -1,0 +1,71 @@
+"""Errors raised by the services; the API maps each one to one HTTP status."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from scoring.rules import InvalidRound
+
+
+class ServiceError(Exception):
+    """Base class: something the caller asked for cannot be done."""
+
+
+class ValidationFailed(ServiceError):
+    """Bad input (HTTP 400). ``problems`` maps a field path to its messages.
+
+    ``details`` keeps the rules engine's structured problems (message id, rule
+    anchor, params) when the complaint came from there.
+    """
+
+    def __init__(self, problems: Mapping[str, Sequence[str]], *, details: Sequence[dict[str, Any]] = ()) -> None:
+        self.problems = {key: list(messages) for key, messages in problems.items()}
+        self.details = list(details)
+        super().__init__("; ".join(f"{k}: {' '.join(v)}" for k, v in self.problems.items()))
+
+    @classmethod
+    def single(cls, field: str, message: str) -> ValidationFailed:
+        return cls({field: [message]})
+
+    @classmethod
+    def from_rules(cls, error: InvalidRound, *, prefix: str = "", translate: Any = None) -> ValidationFailed:
+        """Field-level messages from the rules engine, fields prefixed (``facts.tricks.2``)."""
+        problems: dict[str, list[str]] = {}
+        details = []
+        for problem in error.problems:
+            field = problem.field
+            if prefix and field != prefix and not field.startswith(f"{prefix}."):
+                field = f"{prefix}.{field}" if field else prefix
+            field = field or "non_field_errors"
+            text = problem.text
+            if translate is not None:
+                try:
+                    text = translate(problem)
+                except (KeyError, IndexError, ValueError):
+                    text = problem.text
+            problems.setdefault(field, []).append(text)
+            details.append({**problem.as_dict(), "field": field, "text": text})
+        return cls(problems, details=details)
+
+
+class NotAllowed(ServiceError):
+    """The user may see the object but not do this to it (HTTP 403)."""
+
+
+class Conflict(ServiceError):
+    """The request clashes with the current state (HTTP 409), e.g. a finished match."""
+
+
+class StaleVersion(Conflict):
+    """An edit named a version that is no longer current (HTTP 409 with the current state)."""
+
+    def __init__(self, *, expected: int, current: int, obj: Any) -> None:
+        self.expected = expected
+        self.current = current
+        self.obj = obj
+        super().__init__(f"version {expected} is stale; the current version is {current}")
+
+
+class IdempotencyMismatch(ServiceError):
+    """An Idempotency-Key was reused for a different request (HTTP 422)."""

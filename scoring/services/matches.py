@@ -1,0 +1,138 @@
+"""Matches: create with a ruleset, options and seat order; change options; finish, reopen, delete."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from scoring.models import Group, Match, Player, Round, RoundEvent, Seat
+
+from .common import (
+    match_snapshot,
+    options_or_fail,
+    ruleset_get,
+    stats_after_commit,
+    stats_group_after_commit,
+    version_check,
+)
+from .errors import Conflict, NotAllowed, ValidationFailed
+from .groups import member_require
+from .rounds import _event, _live, _seats, match_lock, match_state_follow, rounds_rescore
+
+
+@transaction.atomic
+def match_create(
+    *,
+    group: Group,
+    ruleset: str,
+    options: dict[str, Any] | None,
+    player_ids: Sequence[int],
+    user: Any,
+) -> Match:
+    """Start a match of ``ruleset`` with the players seated in ``player_ids`` order (seat 0 deals first).
+
+    The ruleset checks the player count and the options; the stored options
+    have every default filled in.
+    """
+    member_require(group=group, user=user)
+    rules = ruleset_get(ruleset)
+    ids = list(player_ids)
+    if any(not isinstance(i, int) or isinstance(i, bool) for i in ids):
+        raise ValidationFailed.single("players", gettext("Players are given by their ids."))
+    if len(set(ids)) != len(ids):
+        raise ValidationFailed.single("players", gettext("A player can take only one seat."))
+    found = {
+        p.pk: p for p in Player.objects.filter(group=group, pk__in=ids, merged_into__isnull=True).only("pk", "group")
+    }
+    missing = [i for i in ids if i not in found]
+    if missing:
+        raise ValidationFailed.single(
+            "players",
+            gettext("These players are not in the group: %(ids)s.") % {"ids": ", ".join(map(str, missing))},
+        )
+    parsed = options_or_fail(rules, options, players=len(ids))
+    match = Match.objects.create(group=group, ruleset=rules.key, options=parsed, created_by=user)
+    Seat.objects.bulk_create(Seat(match=match, player_id=pid, number=n) for n, pid in enumerate(ids))
+    return match
+
+
+def match_options_change(*, match: Match, options: dict[str, Any], expected_version: int | None, user: Any) -> Match:
+    """Change the match options and re-score every round under them (refused if a round breaks)."""
+    with transaction.atomic():
+        locked = match_lock(match_id=match.pk)
+        member_require(group=locked.group, user=user)
+        version_check(locked, expected_version)
+        rules = ruleset_get(locked.ruleset)
+        seats = _seats(locked)
+        parsed = options_or_fail(rules, options, players=len(seats))
+        if parsed == locked.options:
+            return locked
+        before = match_snapshot(locked)
+        locked.options = parsed
+        results = rounds_rescore(
+            match=locked, ruleset=rules, seats=seats, live=_live(locked), options=parsed, user=user
+        )
+        locked.version += 1
+        match_state_follow(match=locked, ruleset=rules, results=results, players=len(seats), options=parsed, user=user)
+        locked.save()
+        _event(locked, None, RoundEvent.Action.OPTIONS, user, before, match_snapshot(locked))
+        stats_after_commit(match_id=locked.pk)
+        return locked
+
+
+def match_finish(*, match: Match, expected_version: int | None, user: Any) -> Match:
+    """Finish a match by hand (e.g. the evening ended before the rules' end condition)."""
+    with transaction.atomic():
+        locked = match_lock(match_id=match.pk)
+        member_require(group=locked.group, user=user)
+        version_check(locked, expected_version)
+        if locked.state == Match.State.FINISHED:
+            raise Conflict(gettext("This match is already finished."))
+        before = match_snapshot(locked)
+        locked.state, locked.finish_reason, locked.finished_at = (
+            Match.State.FINISHED,
+            Match.FinishReason.MANUAL,
+            timezone.now(),
+        )
+        locked.version += 1
+        locked.save()
+        _event(locked, None, RoundEvent.Action.FINISH, user, before, match_snapshot(locked))
+        stats_after_commit(match_id=locked.pk)
+        return locked
+
+
+def match_reopen(*, match: Match, expected_version: int | None, user: Any) -> Match:
+    """Reopen a finished match so that rounds can be added again (not when the rules say it is over)."""
+    with transaction.atomic():
+        locked = match_lock(match_id=match.pk)
+        member_require(group=locked.group, user=user)
+        version_check(locked, expected_version)
+        if locked.state == Match.State.OPEN:
+            raise Conflict(gettext("This match is already open."))
+        if locked.finish_reason == Match.FinishReason.RULES:
+            raise Conflict(gettext("The rules say this match is over; edit or delete a round to reopen it."))
+        before = match_snapshot(locked)
+        locked.state, locked.finish_reason, locked.finished_at = Match.State.OPEN, Match.FinishReason.NONE, None
+        locked.version += 1
+        locked.save()
+        _event(locked, None, RoundEvent.Action.REOPEN, user, before, match_snapshot(locked))
+        stats_after_commit(match_id=locked.pk)
+        return locked
+
+
+def match_delete(*, match: Match, expected_version: int | None, user: Any) -> None:
+    """Delete a match with its rounds and history (refused once rounds exist unless the caller owns the group)."""
+    with transaction.atomic():
+        locked = match_lock(match_id=match.pk)
+        membership = member_require(group=locked.group, user=user)
+        version_check(locked, expected_version)
+        has_rounds = Round.objects.filter(match=locked).exists()
+        if has_rounds and membership.role != membership.Role.OWNER:
+            raise NotAllowed(gettext("Only an owner can delete a match that has rounds."))
+        group_id = locked.group_id
+        locked.delete()
+        stats_group_after_commit(group_id=group_id)

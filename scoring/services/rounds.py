@@ -1,0 +1,393 @@
+"""Recording, editing, deleting and restoring rounds.
+
+Every write locks the match row (``select_for_update``) for the whole
+transaction, so parallel submissions from several phones are serialised: each
+gets the next round number, with no gaps and no duplicates.  Scores always come
+from ``Ruleset.history`` over the live rounds in order, because a round's
+state (dealer, rounds left, earlier results) depends on the rounds before it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from scoring.models import IdempotencyKey, Match, Round, RoundEvent, Score, Seat
+from scoring.rules import Ruleset
+
+from .common import (
+    explanation_store,
+    history_or_fail,
+    match_snapshot,
+    normalise_or_fail,
+    options_or_fail,
+    request_hash,
+    round_snapshot,
+    ruleset_get,
+    stats_after_commit,
+    version_check,
+)
+from .errors import Conflict, IdempotencyMismatch
+from .groups import member_require
+
+
+def match_lock(*, match_id: int) -> Match:
+    """The match row, locked until the end of the current transaction."""
+    return Match.objects.select_for_update(of=("self",)).select_related("group").get(pk=match_id)
+
+
+def _seats(match: Match) -> list[int]:
+    return list(Seat.objects.filter(match=match).order_by("number").values_list("player_id", flat=True))
+
+
+def _live(match: Match) -> list[Round]:
+    return list(Round.objects.filter(match=match, deleted_at__isnull=True).order_by("number"))
+
+
+def _scores_write(rnd: Round, seats: Sequence[int]) -> None:
+    """Replace the round's Score rows (one per seat) with its current points."""
+    Score.objects.filter(round=rnd).delete()
+    if rnd.deleted_at is None:
+        Score.objects.bulk_create(
+            Score(round=rnd, match_id=rnd.match_id, player_id=player_id, seat=seat, points=points)
+            for seat, (player_id, points) in enumerate(zip(seats, rnd.points, strict=True))
+        )
+
+
+def _event(match: Match, rnd: Round | None, action: str, user: Any, before: Any, after: Any) -> RoundEvent:
+    return RoundEvent.objects.create(
+        match=match,
+        round=rnd,
+        round_number=rnd.number if rnd is not None else None,
+        action=action,
+        actor=user if user is not None and user.is_authenticated else None,
+        before=before,
+        after=after,
+    )
+
+
+def _labels(live: Sequence[Round], focus: Round | None) -> list[str]:
+    return ["facts" if rnd is focus else f"rounds.{rnd.number}" for rnd in live]
+
+
+def rounds_rescore(
+    *,
+    match: Match,
+    ruleset: Ruleset,
+    seats: Sequence[int],
+    live: Sequence[Round],
+    options: dict[str, Any],
+    user: Any,
+    focus: Round | None = None,
+    from_number: int = 1,
+) -> list[tuple[Any, Any]]:
+    """Score the live rounds in order and store every changed result from ``from_number`` on.
+
+    ``focus`` is the round being entered or edited: the caller saves it and
+    writes its history event; every other round whose points, explanation or
+    ruleset version change gets a "rescore" event.  Returns the history.
+    """
+    results = history_or_fail(
+        ruleset, [rnd.facts for rnd in live], players=len(seats), options=options, labels=_labels(live, focus)
+    )
+    for rnd, (_facts, result) in zip(live, results, strict=True):
+        if rnd.number < from_number:
+            continue
+        points = list(result.scores)
+        explanation = explanation_store(ruleset, result)
+        if rnd is focus:
+            rnd.points, rnd.explanation, rnd.ruleset_version = points, explanation, ruleset.version
+            continue
+        if points == rnd.points and explanation == rnd.explanation and rnd.ruleset_version == ruleset.version:
+            continue
+        before = round_snapshot(rnd)
+        rnd.points, rnd.explanation, rnd.ruleset_version = points, explanation, ruleset.version
+        rnd.version += 1
+        rnd.save(update_fields=["points", "explanation", "ruleset_version", "version", "updated_at"])
+        _scores_write(rnd, seats)
+        _event(match, rnd, RoundEvent.Action.RESCORE, user, before, round_snapshot(rnd))
+    return results
+
+
+def match_state_follow(
+    *, match: Match, ruleset: Ruleset, results: Sequence[Any], players: int, options: dict[str, Any], user: Any
+) -> None:
+    """Finish the match when the rules say it is over; reopen it when a change undid that.
+
+    A match finished by hand stays finished.  Saves nothing: the caller saves ``match``.
+    """
+    state = ruleset.module.match_state(list(results), players=players, options=options)
+    if state.finished and match.state == Match.State.OPEN:
+        before = match_snapshot(match)
+        match.state, match.finish_reason, match.finished_at = (
+            Match.State.FINISHED,
+            Match.FinishReason.RULES,
+            timezone.now(),
+        )
+        _event(match, None, RoundEvent.Action.FINISH, user, before, match_snapshot(match))
+    elif not state.finished and match.state == Match.State.FINISHED and match.finish_reason == Match.FinishReason.RULES:
+        before = match_snapshot(match)
+        match.state, match.finish_reason, match.finished_at = Match.State.OPEN, Match.FinishReason.NONE, None
+        _event(match, None, RoundEvent.Action.REOPEN, user, before, match_snapshot(match))
+
+
+def _replay(*, user: Any, key: str, scope: str, digest: str) -> Round | None:
+    """The round stored for an earlier request with this Idempotency-Key, if any."""
+    stored = IdempotencyKey.objects.filter(user=user, key=key).first()
+    if stored is None:
+        return None
+    if stored.scope != scope or stored.request_hash != digest or stored.round_id is None:
+        raise IdempotencyMismatch(gettext("This Idempotency-Key was already used for a different request."))
+    rnd = Round.objects.select_related("match").get(pk=stored.round_id)
+    rnd.replayed = True  # type: ignore[attr-defined]
+    rnd.idempotent_response = stored.response  # type: ignore[attr-defined]
+    return rnd
+
+
+def round_record(*, match: Match, facts: Any, user: Any, idempotency_key: str | None = None) -> Round:
+    """Score and store the next round of ``match``.
+
+    Locks the match row, takes the next round number, validates and scores the
+    round against the live rounds before it, stores the normalised facts, the
+    points, the explanation and one Score row per seat, appends a "create"
+    event and finishes the match when the rules say it is over.
+
+    With ``idempotency_key`` a repeated call (a retry, a double tap) returns the
+    round stored by the first call, marked ``replayed = True``; reusing a key for
+    different facts raises IdempotencyMismatch.
+    """
+    scope = f"round_record:{match.pk}"
+    digest = request_hash(scope, facts)
+    if idempotency_key and (user is None or not user.is_authenticated):
+        idempotency_key = None
+    try:
+        with transaction.atomic():
+            locked = match_lock(match_id=match.pk)
+            if idempotency_key:
+                replay = _replay(user=user, key=idempotency_key, scope=scope, digest=digest)
+                if replay is not None:
+                    return replay
+            rnd = _round_create(match=locked, facts=facts, user=user)
+            if idempotency_key:
+                IdempotencyKey.objects.create(
+                    user=user, key=idempotency_key, scope=scope, request_hash=digest, round=rnd, status=201
+                )
+    except IntegrityError:
+        # The same key is being used by a parallel request on another match: it won the unique index.
+        if idempotency_key:
+            replay = _replay(user=user, key=idempotency_key, scope=scope, digest=digest)
+            if replay is not None:
+                return replay
+        raise
+    rnd.replayed = False  # type: ignore[attr-defined]
+    return rnd
+
+
+def _round_create(*, match: Match, facts: Any, user: Any) -> Round:
+    member_require(group=match.group, user=user)
+    if match.state == Match.State.FINISHED:
+        raise Conflict(gettext("This match is finished; reopen it to add rounds."))
+    ruleset = ruleset_get(match.ruleset)
+    seats = _seats(match)
+    options = options_or_fail(ruleset, match.options, players=len(seats))
+    stored = normalise_or_fail(ruleset, facts, players=len(seats), options=options)
+    rnd = Round(
+        match=match,
+        number=match.next_number,
+        facts=stored,
+        ruleset_version=ruleset.version,
+        entered_by=user if user is not None and user.is_authenticated else None,
+    )
+    live = [*_live(match), rnd]
+    results = rounds_rescore(
+        match=match,
+        ruleset=ruleset,
+        seats=seats,
+        live=live,
+        options=options,
+        user=user,
+        focus=rnd,
+        from_number=rnd.number,
+    )
+    rnd.save()
+    _scores_write(rnd, seats)
+    match.next_number += 1
+    match.version += 1
+    match_state_follow(match=match, ruleset=ruleset, results=results, players=len(seats), options=options, user=user)
+    match.save()
+    _event(match, rnd, RoundEvent.Action.CREATE, user, None, round_snapshot(rnd))
+    stats_after_commit(match_id=match.pk)
+    return rnd
+
+
+def idempotency_response_store(*, user: Any, key: str, status: int, response: Any) -> None:
+    """Remember the exact response body sent for an Idempotency-Key (so replays are byte-for-byte equal)."""
+    IdempotencyKey.objects.filter(user=user, key=key, response__isnull=True).update(status=status, response=response)
+
+
+def _change(
+    *,
+    rnd: Round,
+    user: Any,
+    action: str,
+    facts: Any = None,
+    deleted: bool | None = None,
+    undoes: RoundEvent | None = None,
+) -> Round:
+    """Apply one change to a locked round (new facts and/or deleted flag), re-score from it on, record it."""
+    match = rnd.match
+    ruleset = ruleset_get(match.ruleset)
+    seats = _seats(match)
+    options = options_or_fail(ruleset, match.options, players=len(seats))
+    before = round_snapshot(rnd)
+    if facts is not None:
+        rnd.facts = normalise_or_fail(ruleset, facts, players=len(seats), options=options)
+    if deleted is not None:
+        rnd.deleted_at = timezone.now() if deleted else None
+    live = [r for r in _live(match) if r.pk != rnd.pk]
+    if rnd.deleted_at is None:
+        live = sorted([*live, rnd], key=lambda r: r.number)
+    results = rounds_rescore(
+        match=match,
+        ruleset=ruleset,
+        seats=seats,
+        live=live,
+        options=options,
+        user=user,
+        focus=rnd,
+        from_number=rnd.number,
+    )
+    unchanged = (
+        rnd.deleted_at is None
+        and not before["deleted"]
+        and before["facts"] == rnd.facts
+        and before["points"] == rnd.points
+        and before["ruleset_version"] == rnd.ruleset_version
+    )
+    if unchanged and undoes is None:
+        return rnd  # nothing changed: no new version, no history line
+    rnd.version += 1
+    rnd.save()
+    _scores_write(rnd, seats)
+    match.version += 1
+    match_state_follow(match=match, ruleset=ruleset, results=results, players=len(seats), options=options, user=user)
+    match.save()
+    after = round_snapshot(rnd)
+    if undoes is not None:
+        after = {**after, "undoes": undoes.pk, "undid": undoes.action}
+    _event(match, rnd, action, user, before, after)
+    stats_after_commit(match_id=match.pk)
+    return rnd
+
+
+def _lock_round(rnd: Round, user: Any) -> Round:
+    match = match_lock(match_id=rnd.match_id)
+    member_require(group=match.group, user=user)
+    locked = Round.objects.get(pk=rnd.pk)
+    locked.match = match
+    return locked
+
+
+def round_edit(*, round: Round, facts: Any, expected_version: int | None, user: Any) -> Round:
+    """Replace a round's facts; re-score it and every later round (their state may depend on it).
+
+    Raises StaleVersion when ``expected_version`` is not the round's current version.
+    """
+    with transaction.atomic():
+        rnd = _lock_round(round, user)
+        version_check(rnd, expected_version)
+        if rnd.deleted_at is not None:
+            raise Conflict(gettext("This round was deleted; restore it before editing it."))
+        return _change(rnd=rnd, user=user, action=RoundEvent.Action.EDIT, facts=facts)
+
+
+def round_delete(*, round: Round, expected_version: int | None, user: Any) -> Round:
+    """Soft-delete a round (undoable); later rounds are re-scored without it."""
+    with transaction.atomic():
+        rnd = _lock_round(round, user)
+        version_check(rnd, expected_version)
+        if rnd.deleted_at is not None:
+            raise Conflict(gettext("This round is already deleted."))
+        return _change(rnd=rnd, user=user, action=RoundEvent.Action.DELETE, deleted=True)
+
+
+UNDOABLE = (RoundEvent.Action.CREATE, RoundEvent.Action.EDIT, RoundEvent.Action.DELETE)
+
+
+def _undoable(events: Sequence[RoundEvent]) -> RoundEvent | None:
+    """The newest create/edit/delete event that no undo has reverted yet (events newest first)."""
+    undone = {e.after.get("undoes") for e in events if e.action == RoundEvent.Action.UNDO and e.after}
+    for event in events:
+        if event.action in UNDOABLE and event.pk not in undone:
+            return event
+    return None
+
+
+def _undo(*, rnd: Round, target: RoundEvent, user: Any) -> Round:
+    if target.action == RoundEvent.Action.DELETE:
+        return _change(rnd=rnd, user=user, action=RoundEvent.Action.UNDO, deleted=False, undoes=target)
+    if target.action == RoundEvent.Action.CREATE:
+        return _change(rnd=rnd, user=user, action=RoundEvent.Action.UNDO, deleted=True, undoes=target)
+    # an edit: put the facts back as they were before it
+    if rnd.deleted_at is not None:
+        raise Conflict(gettext("This round was deleted; restore it first."))
+    return _change(rnd=rnd, user=user, action=RoundEvent.Action.UNDO, facts=target.before["facts"], undoes=target)
+
+
+def round_undo(*, round: Round, user: Any, expected_version: int | None = None) -> Round:
+    """Revert the newest not-yet-undone change of this round.
+
+    A deletion is restored, an edit is reverted to the facts before it, a
+    creation is undone by deleting the round.  Repeated undos walk back through
+    the round's history.  ``expected_version`` is checked when given.
+    """
+    with transaction.atomic():
+        rnd = _lock_round(round, user)
+        if expected_version is not None:
+            version_check(rnd, expected_version)
+        target = _undoable(list(RoundEvent.objects.filter(round=rnd).order_by("-id")))
+        if target is None:
+            raise Conflict(gettext("There is nothing to undo for this round."))
+        return _undo(rnd=rnd, target=target, user=user)
+
+
+def match_undo_last(*, match: Match, user: Any) -> Round:
+    """Undo the newest not-yet-undone round change anywhere in the match (the "oops" button)."""
+    with transaction.atomic():
+        locked = match_lock(match_id=match.pk)
+        member_require(group=locked.group, user=user)
+        events = list(RoundEvent.objects.filter(match=locked, round__isnull=False).order_by("-id"))
+        target = _undoable(events)
+        if target is None:
+            raise Conflict(gettext("There is nothing to undo in this match."))
+        rnd = Round.objects.get(pk=target.round_id)
+        rnd.match = locked
+        return _undo(rnd=rnd, target=target, user=user)
+
+
+def match_rescore(*, match: Match, user: Any) -> Match:
+    """Re-score every live round with the current ruleset version (after a rules fix).
+
+    Rounds whose result changes get a new version and a "rescore" event; the
+    match finishes or reopens as the rules now say.
+    """
+    with transaction.atomic():
+        locked = match_lock(match_id=match.pk)
+        member_require(group=locked.group, user=user)
+        ruleset = ruleset_get(locked.ruleset)
+        seats = _seats(locked)
+        options = options_or_fail(ruleset, locked.options, players=len(seats))
+        results = rounds_rescore(
+            match=locked, ruleset=ruleset, seats=seats, live=_live(locked), options=options, user=user
+        )
+        locked.version += 1
+        match_state_follow(
+            match=locked, ruleset=ruleset, results=results, players=len(seats), options=options, user=user
+        )
+        locked.save()
+        stats_after_commit(match_id=locked.pk)
+        return locked

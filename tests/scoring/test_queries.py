@@ -1,0 +1,85 @@
+"""Query-count guards: more rows never mean more queries (no N+1) on any list endpoint."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from scoring import services
+from tests.factories import UserFactory
+from tests.scoring.helpers import njet_facts
+
+pytestmark = pytest.mark.django_db
+
+MAX_QUERIES = 12
+_serial = itertools.count()
+
+
+def _grow(table: Any, n: int) -> Any:
+    """Add ``n`` of everything: members, invites, players, matches with rounds, edits."""
+    match = None
+    for _ in range(n):
+        i = next(_serial)
+        user = UserFactory()
+        services.membership_add(group=table.group, user=user, by=table.owner)
+        player = services.player_create(group=table.group, name=f"Extra {i}", user=table.owner)
+        services.invite_create(group=table.group, user=table.owner, player=player)
+        services.group_create(name=f"Also {i}", user=table.member)
+        match = services.match_create(
+            group=table.group,
+            ruleset="njet",
+            options={},
+            player_ids=[p.pk for p in table.players[:4]] + [player.pk],
+            user=table.member,
+        )
+        rnd = services.round_record(match=match, facts=njet_facts(), user=table.member)
+        services.round_edit(round=rnd, facts=njet_facts(points_per_trick=3), expected_version=1, user=table.owner)
+    return match
+
+
+ENDPOINTS: dict[str, Callable[[Any, Any], str]] = {
+    "groups": lambda t, m: "/api/v1/groups",
+    "members": lambda t, m: f"/api/v1/groups/{t.group.pk}/members",
+    "invites": lambda t, m: f"/api/v1/groups/{t.group.pk}/invites",
+    "players": lambda t, m: f"/api/v1/groups/{t.group.pk}/players",
+    "matches": lambda t, m: f"/api/v1/groups/{t.group.pk}/matches",
+    "rounds": lambda t, m: f"/api/v1/matches/{m.pk}/rounds?include_deleted=1",
+    "events": lambda t, m: f"/api/v1/matches/{m.pk}/events",
+    "scoreboard": lambda t, m: f"/api/v1/matches/{m.pk}/scoreboard",
+    "export": lambda t, m: f"/api/v1/groups/{t.group.pk}/export",
+    "export-rounds.csv": lambda t, m: f"/api/v1/groups/{t.group.pk}/export/rounds.csv",
+    "export-matches.csv": lambda t, m: f"/api/v1/groups/{t.group.pk}/export/matches.csv",
+    "export-players.csv": lambda t, m: f"/api/v1/groups/{t.group.pk}/export/players.csv",
+    "rulesets": lambda t, m: "/api/v1/rulesets",
+}
+
+
+def _count(api: Any, url: str) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        response = api.get(url)
+    assert response.status_code == 200, response.content
+    return len(queries)
+
+
+@pytest.mark.parametrize("name", list(ENDPOINTS))
+def test_more_rows_do_not_mean_more_queries(table, client_for, django_assert_max_num_queries, name):
+    api = client_for(table.owner)
+    match = _grow(table, 1)
+    for _ in range(2):
+        services.round_record(match=match, facts=njet_facts(), user=table.member)
+    url = ENDPOINTS[name](table, match)
+    few = _count(api, url)
+
+    _grow(table, 6)
+    for _ in range(6):
+        services.round_record(match=match, facts=njet_facts(), user=table.member)
+    services.round_delete(round=match.rounds.get(number=2), expected_version=1, user=table.member)
+
+    with django_assert_max_num_queries(MAX_QUERIES):
+        many = _count(api, url)
+    assert many <= few, f"{name}: {few} queries with few rows, {many} with many"

@@ -1,0 +1,286 @@
+"""round_record / round_edit / round_delete / round_undo / match_rescore against the real rules engine."""
+
+from __future__ import annotations
+
+import pytest
+from django.db.models import Sum
+
+from scoring import rules, services
+from scoring.models import IdempotencyKey, Match, Round, RoundEvent, Score
+from tests.scoring.helpers import (
+    WS_ROUND_1,
+    WS_ROUND_1_EDITED,
+    WS_ROUND_2,
+    example,
+    njet_facts,
+    record,
+    ws_match,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def test_round_record_stores_facts_points_explanation_scores_and_history(table, njet_match):
+    njet = rules.get("njet")
+    expected = njet.score(njet_facts(), players=5)
+
+    rnd = services.round_record(match=njet_match, facts=njet_facts(), user=table.member)
+
+    rnd.refresh_from_db()
+    assert rnd.number == 1
+    assert rnd.facts == njet.normalise(njet_facts(), players=5, options=njet_match.options)
+    assert rnd.ruleset_version == njet.version
+    assert rnd.points == list(expected.scores) == [20, 20, 20, 18, 18]
+    assert [line["msg"] for line in rnd.explanation] == [line.msg for line in expected.lines]
+    assert all(line["text"] for line in rnd.explanation)
+    assert rnd.entered_by == table.member
+    scores = list(Score.objects.filter(round=rnd).order_by("seat").values_list("player_id", "points"))
+    assert scores == [(p.pk, pts) for p, pts in zip(table.players, expected.scores, strict=True)]
+    event = RoundEvent.objects.get(round=rnd)
+    assert (event.action, event.actor, event.before) == ("create", table.member, None)
+    assert event.after["points"] == rnd.points
+    match = Match.objects.get(pk=njet_match.pk)
+    assert (match.next_number, match.version, match.state) == (2, 2, "open")
+
+
+def test_round_record_refuses_an_impossible_round_with_field_level_messages(table, njet_match):
+    with pytest.raises(services.ValidationFailed) as caught:
+        services.round_record(match=njet_match, facts=njet_facts(tricks=[0, 0, 0, 0, 0]), user=table.member)
+
+    assert any(field.startswith("facts.tricks") for field in caught.value.problems), caught.value.problems
+    assert caught.value.details[0]["rule"].startswith("njet")
+    assert not Round.objects.exists()
+    assert Match.objects.get(pk=njet_match.pk).next_number == 1
+
+
+def test_round_record_refuses_facts_that_are_not_an_object(table, njet_match):
+    with pytest.raises(services.ValidationFailed) as caught:
+        services.round_record(match=njet_match, facts=["not", "an", "object"], user=table.member)
+    assert list(caught.value.problems) == ["facts"]
+
+
+def test_the_match_finishes_itself_when_the_rules_say_so_and_takes_no_more_rounds(table, njet_match):
+    record(njet_match, table.member, n=10)  # NJET with 5 players: 10 rounds
+
+    match = Match.objects.get(pk=njet_match.pk)
+    assert (match.state, match.finish_reason) == ("finished", "rules")
+    assert match.finished_at is not None
+    assert RoundEvent.objects.filter(match=match, action="finish").count() == 1
+    with pytest.raises(services.Conflict):
+        record(match, table.member)
+
+
+def test_deleting_a_round_of_a_finished_match_reopens_it_and_undo_finishes_it_again(table, njet_match):
+    rounds = record(njet_match, table.member, n=10)
+
+    services.round_delete(round=rounds[-1], expected_version=1, user=table.member)
+    assert Match.objects.get(pk=njet_match.pk).state == "open"
+
+    services.round_undo(round=rounds[-1], user=table.member)
+    assert Match.objects.get(pk=njet_match.pk).state == "finished"
+    actions = list(RoundEvent.objects.filter(match=njet_match).values_list("action", flat=True))
+    assert actions[-4:] == ["reopen", "delete", "finish", "undo"]
+
+
+def test_round_edit_rescores_the_round_and_the_later_rounds_that_depend_on_it(table):
+    match = ws_match(table.group, table.players, table.owner)
+    first = services.round_record(match=match, facts=WS_ROUND_1, user=table.owner)
+    second = services.round_record(match=match, facts=WS_ROUND_2, user=table.owner)
+    assert second.explanation[-1]["params"]["task"] == "last-trick"
+
+    services.round_edit(round=first, facts=WS_ROUND_1_EDITED, expected_version=1, user=table.member)
+
+    first.refresh_from_db()
+    second.refresh_from_db()
+    ws = rules.get("was-sticht")
+    history = ws.history([WS_ROUND_1_EDITED, WS_ROUND_2], players=4, options=match.options)
+    assert first.points == list(history[0][1].scores) == [1, 0, 1, 1]
+    assert second.points == list(history[1][1].scores)
+    assert second.explanation[-1]["params"]["task"] == "exactly-2"  # he now returns a different task
+    assert (first.version, second.version) == (2, 2)
+    events = {e.action: e for e in RoundEvent.objects.filter(match=match, action__in=["edit", "rescore"])}
+    assert events["edit"].before["facts"]["tricks"] == [2, 2, 0, 5]
+    assert events["edit"].after["facts"]["tricks"] == [2, 3, 0, 4]
+    assert events["rescore"].round_number == 2
+    assert events["rescore"].actor == table.member
+    totals = Score.objects.filter(match=match, seat=0).aggregate(total=Sum("points"))["total"]
+    assert totals == first.points[0] + second.points[0]
+
+
+def test_an_edit_that_makes_a_later_round_impossible_is_refused_naming_that_round(table):
+    match = ws_match(table.group, table.players, table.owner)
+    first = services.round_record(match=match, facts=WS_ROUND_1, user=table.owner)
+    services.round_record(
+        match=match, facts={**WS_ROUND_2, "chosen": ["betli", None, "exactly-3", "exactly-1"]}, user=table.owner
+    )
+
+    # after the edit seat 0 has returned "betli" in round 1, so he cannot choose it in round 2
+    with pytest.raises(services.ValidationFailed) as caught:
+        services.round_edit(round=first, facts=WS_ROUND_1_EDITED, expected_version=1, user=table.owner)
+
+    assert any(field.startswith("rounds.2.") for field in caught.value.problems), caught.value.problems
+    first.refresh_from_db()
+    assert first.facts["tricks"] == [2, 2, 0, 5]
+    assert first.version == 1
+
+
+def test_deleting_a_round_that_later_rounds_need_is_refused(table):
+    match = ws_match(table.group, table.players, table.owner)
+    first = services.round_record(match=match, facts=WS_ROUND_1, user=table.owner)
+    services.round_record(match=match, facts=WS_ROUND_2, user=table.owner)
+
+    with pytest.raises(services.ValidationFailed) as caught:
+        services.round_delete(round=first, expected_version=1, user=table.owner)
+    assert "rounds.2.start_player" in caught.value.problems
+
+
+def test_an_edit_against_a_stale_version_is_refused(table, njet_match):
+    (rnd,) = record(njet_match, table.member)
+    services.round_edit(round=rnd, facts=njet_facts(points_per_trick=3), expected_version=1, user=table.owner)
+
+    with pytest.raises(services.StaleVersion) as caught:
+        services.round_edit(round=rnd, facts=njet_facts(points_per_trick=4), expected_version=1, user=table.member)
+
+    assert (caught.value.expected, caught.value.current) == (1, 2)
+    rnd.refresh_from_db()
+    assert rnd.facts["points_per_trick"] == 3
+    assert rnd.points == [30, 30, 30, 27, 27]
+
+
+def test_an_edit_without_a_version_is_refused(table, njet_match):
+    (rnd,) = record(njet_match, table.member)
+    with pytest.raises(services.ValidationFailed) as caught:
+        services.round_edit(round=rnd, facts=njet_facts(), expected_version=None, user=table.member)
+    assert list(caught.value.problems) == ["version"]
+
+
+def test_an_edit_that_changes_nothing_keeps_the_version(table, njet_match):
+    (rnd,) = record(njet_match, table.member)
+    services.round_edit(round=rnd, facts=njet_facts(), expected_version=1, user=table.member)
+    rnd.refresh_from_db()
+    assert rnd.version == 1
+    assert not RoundEvent.objects.filter(action="edit").exists()
+
+
+def test_delete_is_soft_removes_the_scores_and_undo_restores_everything(table, njet_match):
+    first, second = record(njet_match, table.member, n=2)
+
+    services.round_delete(round=first, expected_version=1, user=table.member)
+
+    first.refresh_from_db()
+    assert first.deleted_at is not None
+    assert first.points == [20, 20, 20, 18, 18]  # kept for the undo and the export
+    assert not Score.objects.filter(round=first).exists()
+    assert Score.objects.filter(round=second).count() == 5
+    with pytest.raises(services.Conflict):
+        services.round_delete(round=first, expected_version=2, user=table.member)
+    with pytest.raises(services.Conflict):
+        services.round_edit(round=first, facts=njet_facts(), expected_version=2, user=table.member)
+
+    services.round_undo(round=first, user=table.owner)
+
+    first.refresh_from_db()
+    assert first.deleted_at is None
+    assert first.version == 3
+    assert Score.objects.filter(round=first).count() == 5
+    undo = RoundEvent.objects.filter(round=first).latest("id")
+    assert (undo.action, undo.after["undid"], undo.actor) == ("undo", "delete", table.owner)
+
+
+def test_repeated_undo_walks_back_through_a_rounds_history(table, njet_match):
+    (rnd,) = record(njet_match, table.member)
+    services.round_edit(round=rnd, facts=njet_facts(points_per_trick=3), expected_version=1, user=table.member)
+    services.round_edit(round=rnd, facts=njet_facts(points_per_trick=4), expected_version=2, user=table.member)
+
+    services.round_undo(round=rnd, user=table.member)
+    rnd.refresh_from_db()
+    assert rnd.facts["points_per_trick"] == 3
+
+    services.round_undo(round=rnd, user=table.member)
+    rnd.refresh_from_db()
+    assert rnd.facts["points_per_trick"] == 2
+    assert rnd.points == [20, 20, 20, 18, 18]
+
+    services.round_undo(round=rnd, user=table.member)  # undoing the creation deletes the round
+    rnd.refresh_from_db()
+    assert rnd.deleted_at is not None
+    with pytest.raises(services.Conflict):
+        services.round_undo(round=rnd, user=table.member)
+
+
+def test_match_undo_last_reverts_the_newest_change_in_the_match(table, njet_match):
+    first, second = record(njet_match, table.member, n=2)
+    services.round_delete(round=first, expected_version=1, user=table.member)
+
+    restored = services.match_undo_last(match=njet_match, user=table.member)
+    assert restored.pk == first.pk
+    assert Round.objects.get(pk=first.pk).deleted_at is None
+
+    removed = services.match_undo_last(match=njet_match, user=table.member)  # the newest live change: round 2 created
+    assert removed.pk == second.pk
+    assert Round.objects.get(pk=second.pk).deleted_at is not None
+
+
+def test_match_rescore_recomputes_rounds_scored_by_an_older_ruleset_version(table, njet_match):
+    first, second = record(njet_match, table.member, n=2)
+    # as if round 1 had been scored by a buggy earlier version of the NJET module
+    Round.objects.filter(pk=first.pk).update(points=[1, 1, 1, 1, 1], ruleset_version="0")
+    Score.objects.filter(round=first).update(points=1)
+
+    services.match_rescore(match=njet_match, user=table.owner)
+
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert first.points == [20, 20, 20, 18, 18]
+    assert first.ruleset_version == rules.get("njet").version
+    assert first.version == 2
+    assert second.version == 1  # unchanged rounds are left alone
+    assert sorted(Score.objects.filter(round=first).values_list("points", flat=True)) == [18, 18, 20, 20, 20]
+    event = RoundEvent.objects.get(action="rescore")
+    assert (event.before["points"], event.after["points"]) == ([1, 1, 1, 1, 1], [20, 20, 20, 18, 18])
+
+
+def test_the_same_idempotency_key_stores_one_round(table, njet_match):
+    first = services.round_record(match=njet_match, facts=njet_facts(), user=table.member, idempotency_key="tap-1")
+    again = services.round_record(match=njet_match, facts=njet_facts(), user=table.member, idempotency_key="tap-1")
+
+    assert again.pk == first.pk
+    assert (first.replayed, again.replayed) == (False, True)
+    assert Round.objects.count() == 1
+    assert IdempotencyKey.objects.get(key="tap-1").round_id == first.pk
+
+
+def test_an_idempotency_key_reused_for_other_facts_is_refused(table, njet_match):
+    services.round_record(match=njet_match, facts=njet_facts(), user=table.member, idempotency_key="tap-1")
+    with pytest.raises(services.IdempotencyMismatch):
+        services.round_record(
+            match=njet_match, facts=njet_facts(points_per_trick=3), user=table.member, idempotency_key="tap-1"
+        )
+    assert Round.objects.count() == 1
+
+
+def test_idempotency_keys_belong_to_one_user(table, njet_match):
+    services.round_record(match=njet_match, facts=njet_facts(), user=table.member, idempotency_key="tap-1")
+    services.round_record(match=njet_match, facts=njet_facts(), user=table.owner, idempotency_key="tap-1")
+    assert Round.objects.count() == 2
+
+
+def test_outsiders_cannot_record_rounds(table, njet_match):
+    with pytest.raises(services.NotAllowed):
+        record(njet_match, table.outsider)
+
+
+@pytest.mark.parametrize("key", rules.KEYS)
+def test_every_rulesets_worked_example_can_be_recorded(table, key):
+    ex = example(key)
+    match = services.match_create(
+        group=table.group,
+        ruleset=key,
+        options=ex.get("options"),
+        player_ids=[p.pk for p in table.players[: ex["players"]]],
+        user=table.owner,
+    )
+    rnd = services.round_record(match=match, facts=ex["facts"], user=table.owner)
+    assert rnd.points == list(
+        rules.get(key).score(ex["facts"], players=ex["players"], options=ex.get("options")).scores
+    )
