@@ -1,0 +1,364 @@
+"""Round-entry adapters, one per game (see :mod:`frontend.entry`).
+
+Totals that let the form fill in "the last player's tricks" come from the game modules' own tables and
+functions (``njet.tricks_in_round``, ``mue_tables.DECK_TRIANGLES``, …); the forms only subtract.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from frontend import labels
+from frontend.entry import EntryContext, GameEntry, per_seat, register, seat_values, seats_checked, to_int
+
+
+def _put(facts: dict[str, Any], name: str, value: Any) -> None:
+    """Set a fact unless the form left it blank (so the rules engine says "This is required")."""
+    if value is not None and value != "":
+        facts[name] = value
+
+
+def _blank_none(raw: Any) -> Any:
+    return None if raw is None or str(raw).strip() == "" else to_int(raw)
+
+
+@register
+class Njet(GameEntry):
+    key = "njet"
+
+    def defaults(self, c: EntryContext) -> dict[str, Any]:
+        return {**seat_values("tricks", [0] * c.n), **seat_values("booty", [0] * c.n)}
+
+    def to_facts(self, post: Any, c: EntryContext) -> dict[str, Any]:
+        start = to_int(post.get("start_player"))
+        partners = set(seats_checked(post, "partner"))
+        facts: dict[str, Any] = {}
+        _put(facts, "start_player", start)
+        facts["teams"] = [0 if seat == start or seat in partners else 1 for seat in range(c.n)]
+        facts["monster"] = _blank_none(post.get("monster")) if c.n in c.module.MONSTER_PLAYERS else None
+        _put(facts, "discard", post.get("discard"))
+        _put(facts, "points_per_trick", to_int(post.get("points_per_trick")))
+        facts["tricks"] = per_seat(post, "tricks", c.n)
+        facts["booty"] = per_seat(post, "booty", c.n)
+        return facts
+
+    def from_facts(self, facts: dict[str, Any], c: EntryContext) -> dict[str, Any]:
+        out = super().from_facts(facts, c)
+        start, teams = facts.get("start_player"), facts.get("teams") or []
+        out["partner"] = [s for s, t in enumerate(teams) if start is not None and t == teams[start] and s != start]
+        return out
+
+    def context(self, c: EntryContext) -> dict[str, Any]:
+        njet = c.module
+        return {
+            "dealer": c.ref("next_dealer"),
+            "max_tricks": njet.CARDS_PER_PLAYER[c.n],
+            "tricks_totals": {d: njet.tricks_in_round(c.n, d) for d in njet.DISCARDS},
+            "discards": [(d, labels.NJET_DISCARDS.get(d, d)) for d in njet.DISCARDS],
+            "points": njet.POINTS_PER_TRICK,
+            "has_teams": c.n > 2,
+            "has_monster": c.n in njet.MONSTER_PLAYERS,
+        }
+
+
+def _trump_value(raw: Any) -> dict[str, Any] | None:
+    text = str(raw or "")
+    if text == "none":
+        return {"kind": "none"}
+    kind, _, value = text.partition(":")
+    if kind == "colour":
+        return {"kind": "colour", "value": value}
+    if kind == "number":
+        return {"kind": "number", "value": to_int(value)}
+    return None
+
+
+def _trump_text(trump: Any) -> str | None:
+    if not isinstance(trump, dict):
+        return None
+    if trump.get("kind") == "none":
+        return "none"
+    return f"{trump.get('kind')}:{trump.get('value')}"
+
+
+@register
+class Mue(GameEntry):
+    key = "mue"
+
+    def defaults(self, c: EntryContext) -> dict[str, Any]:
+        return {"outcome": "played"}
+
+    def to_facts(self, post: Any, c: EntryContext) -> dict[str, Any]:
+        facts: dict[str, Any] = {"outcome": post.get("outcome") or "played"}
+        if facts["outcome"] == "eklat":
+            facts["tied"] = seats_checked(post, "tied")
+            facts["last_tied"] = _blank_none(post.get("last_tied"))
+            facts["cards"] = to_int(post.get("cards"), 0)
+            return facts
+        _put(facts, "chief", to_int(post.get("chief")))
+        _put(facts, "bid", to_int(post.get("bid")))
+        vice = _blank_none(post.get("vice"))
+        facts["vice"] = vice
+        facts["vice_trump"] = _trump_value(post.get("vice_trump")) if vice is not None else None
+        _put(facts, "chief_trump", _trump_value(post.get("chief_trump")))
+        _put(facts, "partner", to_int(post.get("partner")))
+        facts["triangles"] = per_seat(post, "triangles", c.n)
+        return facts
+
+    def from_facts(self, facts: dict[str, Any], c: EntryContext) -> dict[str, Any]:
+        out = super().from_facts(facts, c)
+        out["vice_trump"] = _trump_text(facts.get("vice_trump"))
+        out["chief_trump"] = _trump_text(facts.get("chief_trump"))
+        out["tied"] = facts.get("tied") or []
+        if facts.get("outcome") == "played" and facts.get("vice") is None:
+            out["vice"] = ""
+        return out
+
+    def context(self, c: EntryContext) -> dict[str, Any]:
+        from scoring.rules import mue_tables
+
+        return {
+            "dealer": c.ref("next_dealer"),
+            "colours": mue_tables.COLOURS,
+            "numbers": [str(n) for n in mue_tables.NUMBERS],
+            "max_bid": mue_tables.HAND_SIZE.get(c.n, 15),
+            "triangles_total": mue_tables.DECK_TRIANGLES,
+        }
+
+
+@register
+class Meinz(GameEntry):
+    key = "meinz"
+
+    def to_facts(self, post: Any, c: EntryContext) -> dict[str, Any]:
+        facts: dict[str, Any] = {"sums": per_seat(post, "sums", c.n, default=None)}
+        if c.n == 3 and c.options.get("monster") != "fixed":
+            facts["monster_sum"] = _blank_none(post.get("monster_sum"))
+        return facts
+
+    def context(self, c: EntryContext) -> dict[str, Any]:
+        return {"dealer": c.ref("next_dealer"), "monster_sum": c.n == 3 and c.options.get("monster") != "fixed"}
+
+
+@register
+class WasSticht(GameEntry):
+    key = "was-sticht"
+
+    def defaults(self, c: EntryContext) -> dict[str, Any]:
+        return {"start_player": c.ref("next_starter"), **seat_values("tricks", [0] * c.n)}
+
+    def to_facts(self, post: Any, c: EntryContext) -> dict[str, Any]:
+        start = to_int(post.get("start_player"))
+        facts: dict[str, Any] = {}
+        _put(facts, "start_player", start)
+        facts["trump_colour"] = post.get("trump_colour") or None
+        facts["trump_number"] = _blank_none(post.get("trump_number"))
+        facts["chosen"] = [None if seat == start else (post.get(f"chosen.{seat}") or None) for seat in range(c.n)]
+        facts["tricks"] = per_seat(post, "tricks", c.n)
+        _put(facts, "last_trick", to_int(post.get("last_trick")))
+        colours = [post.getlist(f"colours.{seat}") for seat in range(c.n)]
+        if any(colours):
+            facts["colours"] = colours
+        return facts
+
+    def from_facts(self, facts: dict[str, Any], c: EntryContext) -> dict[str, Any]:
+        out = super().from_facts(facts, c)
+        out["trump_colour"] = facts.get("trump_colour") or ""
+        out["trump_number"] = "" if facts.get("trump_number") is None else facts["trump_number"]
+        for seat, colours in enumerate(facts.get("colours") or []):
+            out[f"colours.{seat}"] = colours or []
+        return out
+
+    def context(self, c: EntryContext) -> dict[str, Any]:
+        from scoring.rules import tricks
+
+        held = (c.board.get("extra") or {}).get("held") or c.options.get("tasks") or [[] for _ in range(c.n)]
+        return {
+            "held": [[(t, labels.WAS_STICHT_TASKS.get(t, t)) for t in tasks] for tasks in held],
+            "colours": tricks.WAS_STICHT_COLOURS,
+            "numbers": range(1, 10),
+            "tricks_total": 9,
+        }
+
+
+@register
+class Abluxxen(GameEntry):
+    key = "abluxxen"
+
+    def defaults(self, c: EntryContext) -> dict[str, Any]:
+        return {**seat_values("front", [0] * c.n), **seat_values("hand", [0] * c.n)}
+
+    def to_facts(self, post: Any, c: EntryContext) -> dict[str, Any]:
+        facts: dict[str, Any] = {"front": per_seat(post, "front", c.n), "hand": per_seat(post, "hand", c.n)}
+        _put(facts, "end", post.get("end"))
+        return facts
+
+    def context(self, c: EntryContext) -> dict[str, Any]:
+        return {"ends": list(labels.ABLUXXEN_ENDS.items())}
+
+
+@register
+class Muzicando(GameEntry):
+    key = "muzicando"
+
+    def defaults(self, c: EntryContext) -> dict[str, Any]:
+        team = c.options.get("mode", "team") == "team"
+        return {"breach": ""} if team else {"breach": "", "declarer": c.ref("next_starter")}
+
+    def to_facts(self, post: Any, c: EntryContext) -> dict[str, Any]:
+        order = [to_int(post.get(f"order.{place}")) for place in range(c.n)]
+        facts: dict[str, Any] = {"order": [seat for seat in order if seat is not None]}
+        facts["holding"] = seats_checked(post, "holding")
+        kind = post.get("contract_type")
+        if kind == "":
+            facts["contract"] = None
+        elif kind:
+            contract: dict[str, Any] = {"type": kind}
+            for name in ("declarer", "level"):
+                value = _blank_none(post.get(name))
+                if value is not None:
+                    contract[name] = value
+            facts["contract"] = contract
+        facts["breach"] = _blank_none(post.get("breach"))
+        return facts
+
+    def from_facts(self, facts: dict[str, Any], c: EntryContext) -> dict[str, Any]:
+        out: dict[str, Any] = seat_values("order", facts.get("order") or [])
+        out["holding"] = facts.get("holding") or []
+        contract = facts.get("contract")
+        out["contract_type"] = contract["type"] if contract else ""
+        if contract:
+            out["declarer"] = contract.get("declarer")
+            out["level"] = contract.get("level")
+        out["breach"] = "" if facts.get("breach") is None else facts["breach"]
+        return out
+
+    def context(self, c: EntryContext) -> dict[str, Any]:
+        team = c.options.get("mode", "team") == "team"
+        return {
+            "dealer": c.ref("next_dealer"),
+            "team": team,
+            "levels": team or bool(c.options.get("bidding")),
+            "types": list(labels.MUZICANDO_TYPES.items()),
+            "places": range(c.n),
+        }
+
+
+@register
+class Coloretto(GameEntry):
+    key = "coloretto"
+    EXTRA = ("jokers", "plus_twos")
+
+    def _colours(self, c: EntryContext) -> tuple[str, ...]:
+        return tuple(c.module.COLOURS)
+
+    def defaults(self, c: EntryContext) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name in (*self._colours(c), *self.EXTRA):
+            out.update(seat_values(name, [0] * c.n))
+        return out
+
+    def to_facts(self, post: Any, c: EntryContext) -> dict[str, Any]:
+        removed = post.get("removed_colour") or None
+        facts: dict[str, Any] = {
+            name: per_seat(post, name, c.n) for name in (*self._colours(c), *self.EXTRA) if name != removed
+        }
+        facts["removed_colour"] = removed
+        return facts
+
+    def context(self, c: EntryContext) -> dict[str, Any]:
+        return {"colours": self._colours(c), "three": c.n == 3}
+
+
+@register
+class Sticheln(GameEntry):
+    """Sticheln the quick way: per player the colour chosen, the chooser card(s), the pain-colour cards taken
+    (how many, and their sum) and how many other cards; Hattrick: the cards by colour and those face down."""
+
+    key = "sticheln"
+    HATTRICK = ("red", "blue", "green")
+
+    def _variant(self, c: EntryContext) -> str:
+        return str(c.options.get("variant", "classic"))
+
+    def _deck(self, c: EntryContext) -> Any:
+        from scoring.rules import sticheln_deck
+
+        return sticheln_deck.deck_for(c.n, self._variant(c))
+
+    def defaults(self, c: EntryContext) -> dict[str, Any]:
+        names = self.HATTRICK + ("face_down",) if self._variant(c) == "hattrick" else ("others", "pain_count", "pain_sum")
+        out: dict[str, Any] = {}
+        for name in names:
+            out.update(seat_values(name, [0] * c.n))
+        return out
+
+    def to_facts(self, post: Any, c: EntryContext) -> dict[str, Any]:
+        variant = self._variant(c)
+        seats = []
+        for seat in range(c.n):
+            if variant == "hattrick":
+                entry = {colour: to_int(post.get(f"{colour}.{seat}"), 0) for colour in self.HATTRICK}
+                entry["face_down"] = to_int(post.get(f"face_down.{seat}"), 0)
+                seats.append(entry)
+                continue
+            chosen = [v for v in post.getlist(f"pain.{seat}") if v]
+            entry = {
+                "others": to_int(post.get(f"others.{seat}"), 0),
+                "pain_count": to_int(post.get(f"pain_count.{seat}"), 0),
+                "pain_sum": to_int(post.get(f"pain_sum.{seat}"), 0),
+            }
+            if variant == "heavy":
+                entry["pain"] = chosen
+                entry["chooser"] = [
+                    {"colour": colour, "value": to_int(post.get(f"chooser.{seat}.{i}"))} for i, colour in enumerate(chosen)
+                ]
+            elif variant == "delayed":
+                entry["pain"] = chosen[0] if chosen else None
+            else:
+                entry["pain"] = chosen[0] if chosen else None
+                value = to_int(post.get(f"chooser.{seat}"))
+                entry["chooser"] = {"colour": entry["pain"], "value": value} if entry["pain"] and value is not None else None
+            seats.append(entry)
+        return {"seats": seats}
+
+    def from_facts(self, facts: dict[str, Any], c: EntryContext) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for seat, entry in enumerate(facts.get("seats") or []):
+            for name in (*self.HATTRICK, "face_down", "others", "pain_count", "pain_sum"):
+                if entry.get(name) is not None:
+                    out[f"{name}.{seat}"] = entry[name]
+            pain = entry.get("pain")
+            pains = pain if isinstance(pain, list) else ([pain] if pain else [])
+            out[f"pain.{seat}"] = pains
+            if entry.get("pain_values") is not None:
+                out[f"pain_count.{seat}"] = len(entry["pain_values"])
+                out[f"pain_sum.{seat}"] = sum(entry["pain_values"])
+            if entry.get("taken") is not None:  # entered card by card (API): show the counts
+                taken = entry["taken"]
+                mine = [card["value"] for card in taken if card.get("colour") in pains]
+                out[f"pain_count.{seat}"], out[f"pain_sum.{seat}"] = len(mine), sum(mine)
+                out[f"others.{seat}"] = len(taken) - len(mine)
+            chooser = entry.get("chooser")
+            if isinstance(chooser, list) and len(chooser) == 1 and self._variant(c) != "heavy":
+                chooser = chooser[0]
+            if isinstance(chooser, dict):
+                out[f"chooser.{seat}"] = chooser.get("value")
+            elif isinstance(chooser, list):
+                for i, card in enumerate(chooser):
+                    out[f"chooser.{seat}.{i}"] = card.get("value")
+        return out
+
+    def context(self, c: EntryContext) -> dict[str, Any]:
+        deck = self._deck(c)
+        variant = self._variant(c)
+        return {
+            "dealer": c.ref("next_dealer"),
+            "variant": variant,
+            "deck_colours": deck.colours if deck else (),
+            "low": deck.low if deck else 0,
+            "high": deck.high if deck else 20,
+            "chooser_slots": range(deck.chooser_cards) if deck else range(0),
+            "hattrick": self.HATTRICK,
+            "lucky": variant == "reverse",
+        }

@@ -1,0 +1,117 @@
+"""Template helpers: links to the rules reference, form values, labels for rules-engine ids."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import template
+from django.urls import reverse
+from django.utils.translation import gettext
+
+from frontend import labels
+from frontend.rulebook import anchor_game, anchor_title
+
+register = template.Library()
+
+
+@register.simple_tag
+def rule_url(anchor: str) -> str:
+    """The rules-reference page and anchor for a rule id such as "njet-scoring"."""
+    key = anchor_game(anchor or "")
+    if key is None:
+        return reverse("rules") + (f"#{anchor}" if anchor else "")
+    return f"{reverse('rules_game', args=[key])}#{anchor}"
+
+
+@register.filter
+def rule_title(anchor: str) -> str:
+    return anchor_title(anchor or "")
+
+
+@register.simple_tag
+def fname(name: str, seat: Any = None) -> str:
+    """A per-seat field name: ``tricks`` and seat 2 give ``tricks.2``."""
+    return name if seat is None or seat == "" else f"{name}.{seat}"
+
+
+@register.simple_tag
+def chk(values: Any, name: str, value: Any, seat: Any = None) -> str:
+    """ " checked" when ``value`` is among the form values of ``name`` (of ``seat``'s field, if given)."""
+    if values is None:
+        return ""
+    return " checked" if str(value) in values.getlist(fname(name, seat)) else ""
+
+
+@register.simple_tag
+def sel(values: Any, name: str, value: Any, seat: Any = None) -> str:
+    if values is None:
+        return ""
+    return " selected" if str(value) in values.getlist(fname(name, seat)) else ""
+
+
+@register.simple_tag
+def val(values: Any, name: str, default: Any = "", seat: Any = None) -> Any:
+    if values is None:
+        return default
+    got = values.get(fname(name, seat))
+    return default if got is None else got
+
+
+@register.filter
+def tojson(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+@register.simple_tag
+def errs(errors: Any, *prefixes: str) -> list[dict[str, Any]]:
+    """The problems whose field is one of ``prefixes`` or lies under one of them."""
+    out = []
+    for problem in errors or ():
+        field = problem.get("field", "")
+        if any(field == p or field.startswith(p + ".") for p in prefixes):
+            out.append(problem)
+    return out
+
+
+@register.filter
+def colour(value: Any) -> Any:
+    return labels.colour(value)
+
+
+@register.filter
+def swatch(value: Any) -> str:
+    return labels.SWATCHES.get(str(value), "#777")
+
+
+@register.simple_tag
+def choice(option: str, value: Any) -> Any:
+    return labels.choice(option, value)
+
+
+@register.filter
+def tr(text: Any) -> str:
+    """Translate a string that came from the rules engine (marked there with ``N_``)."""
+    return gettext(str(text)) if text else ""
+
+
+@register.filter
+def get(mapping: Any, key: Any) -> Any:
+    try:
+        return mapping[key]
+    except (KeyError, IndexError, TypeError):
+        return None
+
+
+@register.filter
+def signed(value: Any) -> str:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return str(value)
+    return f"+{number}" if number > 0 else ("−" + str(-number) if number < 0 else "0")
+
+
+@register.simple_tag
+def seq(low: Any, high: Any) -> range:
+    return range(int(low), int(high) + 1)

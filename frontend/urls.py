@@ -1,0 +1,81 @@
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from .views import groups, matches, pages, referee, rounds, rules
+
+_auth = "frontend/auth/"
+
+urlpatterns = [
+    path("", pages.home, name="home"),
+    # accounts (our own templates: the admin app ships registration/ templates of its own)
+    path("accounts/signup/", pages.signup, name="signup"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path(
+        "accounts/password_reset/",
+        auth_views.PasswordResetView.as_view(
+            template_name=_auth + "password_reset_form.html",
+            email_template_name=_auth + "password_reset_email.txt",
+            subject_template_name=_auth + "password_reset_subject.txt",
+        ),
+        name="password_reset",
+    ),
+    path(
+        "accounts/password_reset/done/",
+        auth_views.PasswordResetDoneView.as_view(template_name=_auth + "password_reset_done.html"),
+        name="password_reset_done",
+    ),
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(template_name=_auth + "password_reset_confirm.html"),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(template_name=_auth + "password_reset_complete.html"),
+        name="password_reset_complete",
+    ),
+    path(
+        "accounts/password_change/",
+        auth_views.PasswordChangeView.as_view(template_name=_auth + "password_change_form.html"),
+        name="password_change",
+    ),
+    path(
+        "accounts/password_change/done/",
+        auth_views.PasswordChangeDoneView.as_view(template_name=_auth + "password_change_done.html"),
+        name="password_change_done",
+    ),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("healthz", pages.healthz, name="healthz"),
+    # groups and invites
+    path("groups/new", groups.group_new, name="group_new"),
+    path("groups/<int:group_id>/", groups.group_home, name="group"),
+    path("groups/<int:group_id>/players", groups.player_add, name="player_add"),
+    path("groups/<int:group_id>/invites", groups.invite_new, name="invite_new"),
+    path("groups/<int:group_id>/invites/<int:invite_id>/", groups.invite_show, name="invite"),
+    path("groups/<int:group_id>/invites/<int:invite_id>/revoke", groups.invite_revoke, name="invite_revoke"),
+    path("join/<str:token>/", groups.invite_accept, name="invite_accept"),
+    # matches and rounds
+    path("groups/<int:group_id>/matches/new", matches.match_new, name="match_new"),
+    path("matches/<int:match_id>/", matches.match_page, name="match"),
+    path("matches/<int:match_id>/board", matches.board, name="match_board"),
+    path("matches/<int:match_id>/history", matches.match_history, name="match_history"),
+    path("matches/<int:match_id>/undo", matches.match_undo, name="match_undo"),
+    path("matches/<int:match_id>/finish", matches.match_finish, name="match_finish"),
+    path("matches/<int:match_id>/reopen", matches.match_reopen, name="match_reopen"),
+    path("matches/<int:match_id>/entry", rounds.entry_form, name="entry_form"),
+    path("matches/<int:match_id>/rounds", rounds.round_new, name="round_new"),
+    path("matches/<int:match_id>/preview", rounds.preview, name="round_preview"),
+    path("matches/<int:match_id>/rounds/<int:number>/edit", rounds.round_edit, name="round_edit"),
+    path("matches/<int:match_id>/rounds/<int:number>/delete", rounds.round_delete, name="round_delete"),
+    path("matches/<int:match_id>/rounds/<int:number>/undo", rounds.round_undo, name="round_undo"),
+    # rules reference and trick referee
+    path("rules/", rules.rules_index, name="rules"),
+    path("rules/<slug:key>/", rules.rules_page, name="rules_game"),
+    path("referee/", referee.referee_index, name="referee"),
+    path("referee/<slug:key>/", referee.referee_page, name="referee_game"),
+    # PWA
+    path("offline/", pages.offline, name="offline"),
+    path("manifest.webmanifest", pages.manifest, name="manifest"),
+    path("sw.js", pages.service_worker, name="sw"),
+]

@@ -1,0 +1,249 @@
+"""Matches: start one (game, options, players and seat order), the match page, its live board, history."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import get_language
+from django.views.decorators.http import condition, require_POST
+
+from frontend import entry, labels
+from frontend.history import history_rows
+from frontend.rulebook import games
+from scoring import selectors, services
+from scoring.models import Match
+
+from .common import error_text, page
+
+
+# --- starting a match -------------------------------------------------------------------------------------
+
+
+def _option_fields(ruleset: Any, post: Any) -> list[dict[str, Any]]:
+    fields = []
+    for spec in ruleset.options:
+        value = post.get(f"opt_{spec.key}") if post is not None else None
+        fields.append(
+            {
+                "key": spec.key,
+                "kind": spec.kind,
+                "label": spec.label,
+                "rule": spec.rule,
+                "default": spec.default,
+                "value": spec.default if value is None else value,
+                "choices": labels.choices(spec.key, spec.choices),
+                "minimum": spec.minimum,
+                "maximum": spec.maximum,
+            }
+        )
+    return fields
+
+
+def _options_from_post(ruleset: Any, post: Any, seated: list[int]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for spec in ruleset.options:
+        raw = post.get(f"opt_{spec.key}")
+        if spec.kind == "bool":
+            options[spec.key] = raw == "on"
+        elif spec.kind == "int":
+            if raw not in (None, ""):
+                options[spec.key] = entry.to_int(raw)
+        elif spec.kind == "json":
+            if spec.key == "tasks":  # Was sticht?: the four task cards each seat drafted, in seat order
+                options["tasks"] = [[post.get(f"task_{pid}_{i}") or None for i in range(4)] for pid in seated]
+        elif raw not in (None, ""):
+            options[spec.key] = raw
+    return options
+
+
+def _seated(post: Any) -> list[int]:
+    """Checked players in seat order (the seat numbers the form assigned, then the order of the list)."""
+    chosen = [int(pid) for pid in post.getlist("players") if pid.isdigit()]
+
+    def seat_of(item: tuple[int, int]) -> tuple[int, int]:
+        index, pid = item
+        number = entry.to_int(post.get(f"seat_{pid}"), 99)
+        return (number if isinstance(number, int) else 99, index)
+
+    return [pid for _, pid in sorted(enumerate(chosen), key=seat_of)]
+
+
+@login_required
+def match_new(request: HttpRequest, group_id: int) -> HttpResponse:
+    group = selectors.group_get(user=request.user, group_id=group_id)
+    key = request.GET.get("game") or request.POST.get("game")
+    if not key:
+        return page(request, "frontend/matches/pick_game.html", {"group": group, "games": games()})
+    ruleset = selectors.ruleset_get(key=key)
+    players = list(selectors.player_list(group=group))
+    post = request.POST if request.method == "POST" else None
+    problems: list[str] = []
+    if post is not None:
+        seated = _seated(post)
+        try:
+            match = services.match_create(
+                group=group,
+                ruleset=ruleset.key,
+                options=_options_from_post(ruleset, post, seated),
+                player_ids=seated,
+                user=request.user,
+            )
+        except services.ServiceError as exc:
+            problems = [error_text(exc)]
+        else:
+            return redirect("match", match.pk)
+    chosen = [int(p) for p in post.getlist("players")] if post is not None else []
+    context = {
+        "group": group,
+        "ruleset": ruleset,
+        "players": players,
+        "chosen": chosen,
+        "seat_numbers": {p.pk: (post.get(f"seat_{p.pk}") if post else "") for p in players},
+        "options": _option_fields(ruleset, post),
+        "problems": problems,
+        "tasks": list(labels.WAS_STICHT_TASKS.items()),
+        "task_slots": range(4),
+        "post": post,
+    }
+    return page(request, "frontend/matches/new.html", context, status=400 if problems else 200)
+
+
+# --- the match page and its live board ----------------------------------------------------------------
+
+
+def _board_context(match: Match) -> dict[str, Any]:
+    board = selectors.match_scoreboard(match=match)
+    last = board["rounds"][-1] if board["rounds"] else None
+    rows = []
+    for rnd in reversed(board["rounds"]):
+        rows.append({**rnd, "per_player": _per_player(rnd, board)})
+    winners = {w["seat"] for w in board["winners"]}
+    deleted = list(selectors.round_list(match=match, include_deleted=True).filter(deleted_at__isnull=False))
+    return {
+        "deleted": deleted,
+        "match": match,
+        "board": board,
+        "last": {**last, "per_player": _per_player(last, board)} if last else None,
+        "rows": rows,
+        "winners": winners,
+        "game_name": board["ruleset_name"],
+    }
+
+
+def _per_player(rnd: dict[str, Any], board: dict[str, Any]) -> list[dict[str, Any]]:
+    out = []
+    for p in board["players"]:
+        seat = p["seat"]
+        lines = [ln for ln in rnd["explanation"] if ln.get("player") == seat]
+        out.append({"name": p["name"], "seat": seat, "points": rnd["points"][seat], "lines": lines})
+    general = [ln for ln in rnd["explanation"] if ln.get("player") is None]
+    if general:
+        out.append({"name": "", "seat": None, "points": None, "lines": general})
+    return out
+
+
+@login_required
+def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = selectors.match_get(user=request.user, match_id=match_id)
+    context = _board_context(match)
+    c = entry.context_for(match, context["board"])
+    context.update(entry.form_context(c))
+    context.update({"action": _round_new_url(match), "queue": True})
+    return page(request, "frontend/matches/match.html", context)
+
+
+def _round_new_url(match: Match) -> str:
+    from django.urls import reverse
+
+    return reverse("round_new", args=[match.pk])
+
+
+def _board_etag(request: HttpRequest, match_id: int) -> str | None:
+    if not request.user.is_authenticated:
+        return None
+    row = Match.objects.filter(pk=match_id, group__memberships__user=request.user).values_list("version", "state")
+    found = row.first()
+    if found is None:
+        return None
+    return f"m{match_id}-v{found[0]}-{found[1]}-{get_language()}"
+
+
+@login_required
+@condition(etag_func=_board_etag)
+def board(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The live part of the match page, polled by every phone showing the match (304 when unchanged)."""
+    match = selectors.match_get(user=request.user, match_id=match_id)
+    response = render(request, "frontend/matches/board.html", {**_board_context(match), "oob": True})
+    response["Cache-Control"] = "private, no-cache"
+    response["Vary"] = "Cookie, Accept-Language"
+    return response
+
+
+@login_required
+def match_history(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = selectors.match_get(user=request.user, match_id=match_id)
+    board_ = selectors.match_scoreboard(match=match)
+    events = list(selectors.event_list(match=match))
+    names = [p["name"] for p in board_["players"]]
+    context = {"match": match, "board": board_, "events": history_rows(events, names, match.ruleset)}
+    return page(request, "frontend/matches/history.html", context)
+
+
+def _match_action(request: HttpRequest, match_id: int, action: Any, done: str) -> HttpResponse:
+    match = selectors.match_get(user=request.user, match_id=match_id)
+    try:
+        action(match)
+    except services.ServiceError as exc:
+        messages.error(request, error_text(exc))
+    else:
+        messages.success(request, done)
+    return redirect("match", match.pk)
+
+
+@login_required
+@require_POST
+def match_undo(request: HttpRequest, match_id: int) -> HttpResponse:
+    from django.utils.translation import gettext
+
+    return _match_action(
+        request,
+        match_id,
+        lambda m: services.match_undo_last(match=m, user=request.user),
+        gettext("The last change was undone."),
+    )
+
+
+@login_required
+@require_POST
+def match_finish(request: HttpRequest, match_id: int) -> HttpResponse:
+    from django.utils.translation import gettext
+
+    version = entry.to_int(request.POST.get("version"))
+    if not isinstance(version, int):
+        raise Http404
+    return _match_action(
+        request,
+        match_id,
+        lambda m: services.match_finish(match=m, expected_version=version, user=request.user),
+        gettext("The match is finished."),
+    )
+
+
+@login_required
+@require_POST
+def match_reopen(request: HttpRequest, match_id: int) -> HttpResponse:
+    from django.utils.translation import gettext
+
+    version = entry.to_int(request.POST.get("version"))
+    if not isinstance(version, int):
+        raise Http404
+    return _match_action(
+        request,
+        match_id,
+        lambda m: services.match_reopen(match=m, expected_version=version, user=request.user),
+        gettext("The match is open again."),
+    )
