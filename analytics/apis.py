@@ -1,0 +1,93 @@
+"""The statistics API: snapshots only (never a computation in the request), for members of the group."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from scoring import rules
+
+from . import selectors, services
+from .models import Snapshot
+from .stats import StatsFilter
+
+
+class SnapshotSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    scope = serializers.ChoiceField(choices=Snapshot.Scope.choices)
+    group = serializers.IntegerField()
+    player = serializers.IntegerField(allow_null=True)
+    game = serializers.CharField(allow_blank=True)
+    filter = serializers.CharField(help_text="'all', 'period=2025', 'players=4' or both, comma-separated")
+    updated_at = serializers.DateTimeField(allow_null=True, help_text="when the statistics were last computed")
+    stale = serializers.BooleanField(help_text="the history changed since; a recomputation is queued")
+    computing = serializers.BooleanField()
+    progress = serializers.FloatField(help_text="0..1 while a recomputation runs")
+    players = serializers.DictField(child=serializers.CharField(), help_text="player id -> current name")
+    stats = serializers.JSONField(help_text="the snapshot payload (empty until first computed)")
+
+
+FILTER_PARAMS = [
+    OpenApiParameter("period", str, description="a calendar year such as 2025, or 'all'"),
+    OpenApiParameter("players", int, description="only matches with this many players"),
+]
+
+
+def _filter(request: Request) -> StatsFilter:
+    try:
+        return StatsFilter.from_query(request.query_params.get("period"), request.query_params.get("players"))
+    except ValueError:
+        raise ValidationError({"filter": ["Use period=<year> and/or players=<2-8>."]}) from None
+
+
+def _body(snapshot: Snapshot) -> dict[str, Any]:
+    return {
+        "scope": snapshot.scope,
+        "group": snapshot.group_id,
+        "player": snapshot.player_id,
+        "game": snapshot.ruleset,
+        "filter": snapshot.filter_key,
+        "updated_at": snapshot.updated_at,
+        "stale": snapshot.stale,
+        "computing": snapshot.computing,
+        "progress": snapshot.progress,
+        "players": {str(k): v for k, v in selectors.player_names(group_id=snapshot.group_id).items()},
+        "stats": snapshot.payload,
+    }
+
+
+class GroupStatsApi(APIView):
+    @extend_schema(
+        parameters=[*FILTER_PARAMS, OpenApiParameter("game", str, description="a ruleset key: that game's page")],
+        responses=SnapshotSerializer,
+        summary="A group's statistics snapshot (or one game's, with ?game=)",
+    )
+    def get(self, request: Request, group_id: int) -> Response:
+        group = selectors.group_visible(user=request.user, group_id=int(group_id))
+        if group is None:
+            raise NotFound()
+        flt = _filter(request)
+        game = request.query_params.get("game") or ""
+        if game and game not in rules.KEYS:
+            raise ValidationError({"game": [f"Unknown game; one of {', '.join(rules.KEYS)}."]})
+        snapshot = services.snapshot_request(
+            scope="game" if game else "group", group_id=group.pk, ruleset=game, flt=flt
+        )
+        return Response(SnapshotSerializer(_body(snapshot)).data)
+
+
+class PlayerStatsApi(APIView):
+    @extend_schema(parameters=FILTER_PARAMS, responses=SnapshotSerializer, summary="A player's statistics snapshot")
+    def get(self, request: Request, player_id: int) -> Response:
+        player = selectors.player_visible(user=request.user, player_id=int(player_id))
+        if player is None:
+            raise NotFound()
+        snapshot = services.snapshot_request(
+            scope="player", group_id=player.group_id, player_id=player.pk, flt=_filter(request)
+        )
+        return Response(SnapshotSerializer(_body(snapshot)).data)

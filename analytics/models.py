@@ -1,0 +1,140 @@
+"""Statistics snapshots, derived match standings, rating history and worker bookkeeping.
+
+Everything here except ``WorkerPing`` is derived from the scoring tables and can be rebuilt from them at
+any time (``analytics.services.stats_rebuild_all``).  The derived tables reference matches and players
+without database constraints on purpose: when a match is deleted its standings and rating rows are still
+there to tell the next recomputation which group, game and players were affected.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class WorkerPing(models.Model):
+    """A row written by a Celery worker: proof that the broker and worker are alive."""
+
+    token = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    worker = models.CharField(max_length=200, blank=True)
+
+    def __str__(self) -> str:
+        return self.token
+
+
+class Snapshot(models.Model):
+    """A computed statistics payload for one scope and one filter; dashboards and the API read only these.
+
+    ``key`` is ``"<scope>:<ids>|<filter>"`` (see ``analytics.stats.snapshot_key``).  ``stale`` is set
+    synchronously whenever the underlying history changes and cleared by the worker once the payload is
+    recomputed; ``stale_seq`` counts the changes so that a recomputation that raced a newer change leaves
+    the snapshot stale.
+    """
+
+    class Scope(models.TextChoices):
+        GROUP = "group", _("group")
+        PLAYER = "player", _("player")
+        GAME = "game", _("game")
+
+    key = models.CharField(max_length=120, unique=True)
+    scope = models.CharField(max_length=10, choices=Scope.choices)
+    group = models.ForeignKey("scoring.Group", on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey("scoring.Player", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    ruleset = models.CharField(max_length=20, blank=True)
+    filter_key = models.CharField(max_length=60, default="all")
+    payload = models.JSONField(default=dict)
+    updated_at = models.DateTimeField(null=True, blank=True)  # when the payload was last computed
+    stale = models.BooleanField(default=True)
+    stale_seq = models.PositiveIntegerField(default=0)
+    computing = models.BooleanField(default=False)
+    progress = models.FloatField(default=0.0)  # 0..1 of the group's recomputation while computing
+    computing_since = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["group", "stale"]),
+            models.Index(fields=["stale"], name="snapshot_stale", condition=models.Q(stale=True)),
+        ]
+
+    def __str__(self) -> str:
+        return self.key
+
+
+class StatsDirty(models.Model):
+    """A match (or, with ``match_id`` 0, a whole group) whose standings and ratings must be recomputed.
+
+    Written synchronously when rounds change, deleted by the worker once it has caught up; this is what
+    lets the periodic catch-up redo the work when the broker was down.
+    """
+
+    WHOLE_GROUP = 0
+
+    group_id = models.BigIntegerField()
+    match_id = models.BigIntegerField()
+    seq = models.PositiveIntegerField(default=1)
+    marked_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["group_id", "match_id"], name="stats_dirty_unique")]
+
+    def __str__(self) -> str:
+        return f"dirty {self.group_id}/{self.match_id}"
+
+
+class MatchStanding(models.Model):
+    """One player's final result in one finished match: total, rank (1 = best, ties share) and win.
+
+    Computed from the live rounds with the rules engine (which knows each game's winners) by
+    ``analytics.standings``; every statistic about matches aggregates these rows in SQL.
+    """
+
+    match = models.ForeignKey("scoring.Match", on_delete=models.DO_NOTHING, db_constraint=False, related_name="+")
+    group = models.ForeignKey("scoring.Group", on_delete=models.DO_NOTHING, db_constraint=False, related_name="+")
+    player = models.ForeignKey("scoring.Player", on_delete=models.DO_NOTHING, db_constraint=False, related_name="+")
+    ruleset = models.CharField(max_length=20)
+    seat = models.PositiveSmallIntegerField()
+    team = models.PositiveSmallIntegerField(null=True, blank=True)  # fixed partnership for the whole match
+    players = models.PositiveSmallIntegerField()  # player count of the match
+    finished_at = models.DateTimeField()
+    rounds = models.PositiveIntegerField()
+    total = models.IntegerField()
+    rank = models.PositiveSmallIntegerField()
+    won = models.BooleanField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "player"], name="standing_unique")]
+        indexes = [
+            models.Index(fields=["group", "ruleset", "finished_at", "match"], name="standing_group_order"),
+            models.Index(fields=["player", "finished_at", "match"], name="standing_player_order"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} in {self.match_id}: {self.total} (rank {self.rank})"
+
+
+class RatingHistory(models.Model):
+    """A player's OpenSkill (Plackett-Luce) rating for one game in one group after one finished match.
+
+    Matches are processed in (finished_at, match id) order; ``ordinal`` is the conservative value μ − 3σ.
+    """
+
+    group = models.ForeignKey("scoring.Group", on_delete=models.DO_NOTHING, db_constraint=False, related_name="+")
+    ruleset = models.CharField(max_length=20)
+    player = models.ForeignKey("scoring.Player", on_delete=models.DO_NOTHING, db_constraint=False, related_name="+")
+    match = models.ForeignKey("scoring.Match", on_delete=models.DO_NOTHING, db_constraint=False, related_name="+")
+    finished_at = models.DateTimeField()
+    rank = models.PositiveSmallIntegerField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "player"], name="rating_unique")]
+        indexes = [
+            models.Index(fields=["group", "ruleset", "finished_at", "match"], name="rating_group_order"),
+            models.Index(fields=["player", "ruleset", "finished_at", "match"], name="rating_player_order"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.ruleset}: {self.ordinal:.2f}"

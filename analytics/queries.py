@@ -1,0 +1,230 @@
+"""The SQL aggregates behind every snapshot of one group (PostgreSQL in production, SQLite for ``make run``).
+
+Each function runs one aggregate query over a group's finished-match standings, rating history or live
+scores and returns small, already aggregated rows (one per player × game, per pair, per month …): the
+database does the counting, Python only arranges the answers.  The memory used is bounded by the size of
+a group's answers, not by the length of its history.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scoring.models import Match, Round, Score
+
+from .models import MatchStanding, RatingHistory
+from .sql import dt, month, rows
+from .stats import StatsFilter
+
+ST = MatchStanding._meta.db_table
+RH = RatingHistory._meta.db_table
+MATCH = Match._meta.db_table
+ROUND = Round._meta.db_table
+SCORE = Score._meta.db_table
+
+# Rating histories longer than this are drawn with the last rating of each month only.
+RATING_POINTS_MAX = 300
+
+
+def where(alias: str, group_id: int, flt: StatsFilter, *, players: bool = True) -> tuple[str, list[Any]]:
+    """The filter of a snapshot as a WHERE clause on a standings-like table (``group_id``, ``finished_at``)."""
+    parts = [f"{alias}.group_id = %s"]
+    params: list[Any] = [group_id]
+    bounds = flt.bounds()
+    if bounds is not None:
+        parts.append(f"{alias}.finished_at >= %s AND {alias}.finished_at < %s")
+        params += [dt(bounds[0]), dt(bounds[1])]
+    if players and flt.players is not None:
+        parts.append(f"{alias}.players = %s")
+        params.append(flt.players)
+    return " AND ".join(parts), params
+
+
+def player_games(group_id: int, flt: StatsFilter) -> list[dict[str, Any]]:
+    """Per player and game: matches, wins, best/worst total, summed ranks, rounds and points."""
+    cond, params = where("s", group_id, flt)
+    return rows(
+        f"""
+        SELECT s.player_id, s.ruleset, COUNT(*) AS matches,
+               SUM(CASE WHEN s.won THEN 1 ELSE 0 END) AS wins,
+               MAX(s.total) AS best_total, MIN(s.total) AS worst_total,
+               SUM(s.rank) AS sum_rank, SUM(s.rounds) AS rounds, SUM(s.total) AS points
+        FROM {ST} s WHERE {cond}
+        GROUP BY s.player_id, s.ruleset
+        ORDER BY s.player_id, s.ruleset
+        """,
+        params,
+    )
+
+
+def streaks(group_id: int, flt: StatsFilter, *, by_game: bool) -> list[dict[str, Any]]:
+    """Longest winning and losing runs and the current run, per player (and game), gaps-and-islands style."""
+    cond, params = where("s", group_id, flt)
+    part = "s.player_id, s.ruleset" if by_game else "s.player_id"
+    game = "s.ruleset" if by_game else "''"
+    return rows(
+        f"""
+        WITH seq AS (
+            SELECT s.player_id, {game} AS ruleset, s.won,
+                   ROW_NUMBER() OVER (PARTITION BY {part} ORDER BY s.finished_at, s.match_id) AS rn,
+                   ROW_NUMBER() OVER (PARTITION BY {part}, s.won ORDER BY s.finished_at, s.match_id) AS rnw
+            FROM {ST} s WHERE {cond}
+        ),
+        runs AS (
+            SELECT player_id, ruleset, won, rn - rnw AS grp, COUNT(*) AS len, MAX(rn) AS last_rn
+            FROM seq GROUP BY player_id, ruleset, won, rn - rnw
+        ),
+        lasts AS (SELECT player_id, ruleset, MAX(rn) AS n FROM seq GROUP BY player_id, ruleset)
+        SELECT r.player_id, r.ruleset,
+               MAX(CASE WHEN r.won THEN r.len ELSE 0 END) AS longest_win,
+               MAX(CASE WHEN r.won THEN 0 ELSE r.len END) AS longest_loss,
+               MAX(CASE WHEN r.last_rn = l.n THEN (CASE WHEN r.won THEN r.len ELSE -r.len END) END) AS current
+        FROM runs r JOIN lasts l ON l.player_id = r.player_id AND l.ruleset = r.ruleset
+        GROUP BY r.player_id, r.ruleset
+        ORDER BY r.player_id, r.ruleset
+        """,
+        params,
+    )
+
+
+def head_to_head(group_id: int, flt: StatsFilter) -> list[dict[str, Any]]:
+    """Per game and ordered pair of players who met: matches together, better rank, worse rank."""
+    cond, params = where("a", group_id, flt)
+    return rows(
+        f"""
+        SELECT a.ruleset, a.player_id, b.player_id AS opponent_id, COUNT(*) AS played,
+               SUM(CASE WHEN a.rank < b.rank THEN 1 ELSE 0 END) AS wins,
+               SUM(CASE WHEN a.rank > b.rank THEN 1 ELSE 0 END) AS losses
+        FROM {ST} a JOIN {ST} b ON b.match_id = a.match_id AND b.player_id <> a.player_id
+        WHERE {cond}
+        GROUP BY a.ruleset, a.player_id, b.player_id
+        ORDER BY a.ruleset, a.player_id, b.player_id
+        """,
+        params,
+    )
+
+
+def monthly(group_id: int, flt: StatsFilter) -> list[dict[str, Any]]:
+    """Per player, game and month: matches, wins, summed totals and ranks (score and rank over time)."""
+    cond, params = where("s", group_id, flt)
+    m = month("s.finished_at")
+    return rows(
+        f"""
+        SELECT s.player_id, s.ruleset, {m} AS month, COUNT(*) AS matches,
+               SUM(CASE WHEN s.won THEN 1 ELSE 0 END) AS wins, SUM(s.total) AS sum_total, SUM(s.rank) AS sum_rank
+        FROM {ST} s WHERE {cond}
+        GROUP BY s.player_id, s.ruleset, {m}
+        ORDER BY s.player_id, s.ruleset, month
+        """,
+        params,
+    )
+
+
+def games(group_id: int, flt: StatsFilter) -> list[dict[str, Any]]:
+    """Per game: finished matches, rounds, distinct players, average winning total, first/last played."""
+    cond, params = where("s", group_id, flt)
+    return rows(
+        f"""
+        SELECT s.ruleset, COUNT(DISTINCT s.match_id) AS matches, COUNT(DISTINCT s.player_id) AS players,
+               SUM(CASE WHEN s.seat = 0 THEN s.rounds ELSE 0 END) AS rounds,
+               AVG(CASE WHEN s.won THEN s.total * 1.0 END) AS avg_winning_total,
+               MIN(s.finished_at) AS first_at, MAX(s.finished_at) AS last_at
+        FROM {ST} s WHERE {cond}
+        GROUP BY s.ruleset ORDER BY s.ruleset
+        """,
+        params,
+    )
+
+
+def activity(group_id: int, flt: StatsFilter) -> list[dict[str, Any]]:
+    """Finished matches per game and month."""
+    cond, params = where("s", group_id, flt)
+    m = month("s.finished_at")
+    return rows(
+        f"""
+        SELECT s.ruleset, {m} AS month, COUNT(*) AS matches
+        FROM {ST} s WHERE {cond} AND s.seat = 0
+        GROUP BY s.ruleset, {m} ORDER BY s.ruleset, month
+        """,
+        params,
+    )
+
+
+def filter_options(group_id: int) -> list[dict[str, Any]]:
+    """The years and player counts that occur, per game and player (to offer as filters)."""
+    y = month("s.finished_at")
+    return rows(
+        f"""
+        SELECT DISTINCT s.ruleset, s.player_id, SUBSTR({y}, 1, 4) AS year, s.players
+        FROM {ST} s WHERE s.group_id = %s ORDER BY s.ruleset, s.player_id, year, s.players
+        """,
+        [group_id],
+    )
+
+
+def live(group_id: int) -> dict[str, Any]:
+    """What is being played now: open matches and the live rounds entered (all matches, unfiltered)."""
+    result = rows(
+        f"""
+        SELECT (SELECT COUNT(*) FROM {MATCH} m WHERE m.group_id = %s AND m.state = 'open') AS open_matches,
+               (SELECT COUNT(*) FROM {ROUND} r JOIN {MATCH} m ON m.id = r.match_id
+                WHERE m.group_id = %s AND r.deleted_at IS NULL) AS rounds_entered
+        """,
+        [group_id, group_id],
+    )
+    return result[0]
+
+
+def live_players(group_id: int) -> list[dict[str, Any]]:
+    """Per player: live rounds entered and points in them, open matches included."""
+    return rows(
+        f"""
+        SELECT sc.player_id, COUNT(*) AS rounds_entered, SUM(sc.points) AS points_entered
+        FROM {SCORE} sc JOIN {MATCH} m ON m.id = sc.match_id
+        WHERE m.group_id = %s
+        GROUP BY sc.player_id ORDER BY sc.player_id
+        """,
+        [group_id],
+    )
+
+
+def ratings_current(group_id: int, flt: StatsFilter) -> list[dict[str, Any]]:
+    """Per game and player: the rating after the last rated match up to the end of the period."""
+    params: list[Any] = [group_id]
+    cond = "h.group_id = %s"
+    bounds = flt.bounds()
+    if bounds is not None:
+        cond += " AND h.finished_at < %s"
+        params.append(dt(bounds[1]))
+    return rows(
+        f"""
+        SELECT x.ruleset, x.player_id, x.mu, x.sigma, x.ordinal, x.rated FROM (
+            SELECT h.ruleset, h.player_id, h.mu, h.sigma, h.ordinal,
+                   ROW_NUMBER() OVER (PARTITION BY h.ruleset, h.player_id
+                                      ORDER BY h.finished_at DESC, h.match_id DESC) AS rk,
+                   COUNT(*) OVER (PARTITION BY h.ruleset, h.player_id) AS rated
+            FROM {RH} h WHERE {cond}
+        ) x WHERE x.rk = 1
+        ORDER BY x.ruleset, x.ordinal DESC, x.player_id
+        """,
+        params,
+    )
+
+
+def ratings_history(group_id: int, flt: StatsFilter) -> list[dict[str, Any]]:
+    """Per game and player, the rating after each match in the period (the last of each month when long)."""
+    cond, params = where("h", group_id, flt, players=False)
+    m = month("h.finished_at")
+    return rows(
+        f"""
+        SELECT x.ruleset, x.player_id, x.match_id, x.finished_at, x.mu, x.sigma, x.ordinal FROM (
+            SELECT h.ruleset, h.player_id, h.match_id, h.finished_at, h.mu, h.sigma, h.ordinal,
+                   ROW_NUMBER() OVER (PARTITION BY h.ruleset, h.player_id, {m}
+                                      ORDER BY h.finished_at DESC, h.match_id DESC) AS in_month,
+                   COUNT(*) OVER (PARTITION BY h.ruleset, h.player_id) AS n
+            FROM {RH} h WHERE {cond}
+        ) x WHERE x.n <= %s OR x.in_month = 1
+        ORDER BY x.ruleset, x.player_id, x.finished_at, x.match_id
+        """,
+        [*params, RATING_POINTS_MAX],
+    )

@@ -1,0 +1,405 @@
+"""Analytics workflows: mark statistics stale, queue their recomputation, recompute, rebuild.
+
+The flow after a change to a match's rounds (``scoring`` calls :func:`stats_schedule` from
+``transaction.on_commit``):
+
+1. :func:`stats_mark_stale` — synchronous and cheap: records the match as dirty and flags the snapshots of
+   its group, game and players (and of everyone whose rating the change can move) as stale;
+2. a ``stats_refresh_group`` task is queued; when the broker is unreachable this is logged and skipped —
+   the round is saved, the snapshots say they are stale, and the periodic :func:`stats_catch_up` redoes it;
+3. :func:`stats_group_refresh` (in the worker) recomputes the dirty matches' standings, replays the
+   affected ratings, then recomputes every stale snapshot of the group from SQL aggregates.
+
+:func:`stats_rebuild_all` recomputes everything from the scoring tables; it stores exactly what the
+incremental path stores because both end in the same per-group computation (``payloads.build``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import socket
+import time
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import Case, F, Q, Value, When
+from django.utils import timezone
+
+from scoring.models import Group, Match, Seat
+
+from . import payloads, queries
+from .models import MatchStanding, RatingHistory, Snapshot, StatsDirty, WorkerPing
+from .ratings import ratings_replay
+from .standings import standings_group_rebuild, standings_match_refresh
+from .stats import ALL, StatsFilter, snapshot_key
+
+logger = logging.getLogger(__name__)
+
+# After a failed publish, do not try the broker again for this long (the catch-up covers the gap).
+BROKER_BACKOFF_SECONDS = 30.0
+_broker_down_until = 0.0
+
+
+def worker_ping_record(*, token: str) -> int:
+    """Store a ping row once per token (safe to run twice)."""
+    ping, _ = WorkerPing.objects.get_or_create(token=token, defaults={"worker": socket.gethostname()})
+    return ping.pk
+
+
+# --- marking stale (synchronous, in the request's on_commit) ------------------------------------------------
+
+
+def _snapshot_defaults(*, group_id: int, players: Iterable[int], rulesets: Iterable[str]) -> None:
+    """Make sure the unfiltered snapshots of a group, its games and players exist (as stale rows)."""
+    flt = ALL.key
+    wanted = [Snapshot(key=snapshot_key("group", group_id=group_id, flt=flt), scope="group", group_id=group_id)]
+    wanted += [
+        Snapshot(
+            key=snapshot_key("game", group_id=group_id, ruleset=r, flt=flt), scope="game", group_id=group_id, ruleset=r
+        )
+        for r in sorted(set(rulesets))
+    ]
+    wanted += [
+        Snapshot(
+            key=snapshot_key("player", group_id=group_id, player_id=p, flt=flt),
+            scope="player",
+            group_id=group_id,
+            player_id=p,
+        )
+        for p in sorted(set(players))
+    ]
+    Snapshot.objects.bulk_create(wanted, ignore_conflicts=True)
+
+
+def _mark(query: Q) -> int:
+    return Snapshot.objects.filter(query).update(stale=True, stale_seq=F("stale_seq") + 1)
+
+
+def _rated_after(group_id: int, ruleset: str, since: Any) -> set[int]:
+    """Players with a rating after match key ``since`` (their ratings move when that match changes)."""
+    if since is None:
+        return set()
+    f, mid = since
+    return set(
+        RatingHistory.objects.filter(group_id=group_id, ruleset=ruleset)
+        .filter(Q(finished_at__gt=f) | Q(finished_at=f, match_id__gte=mid))
+        .values_list("player_id", flat=True)
+        .distinct()
+    )
+
+
+def stats_mark_stale(*, match_id: int, group_id: int | None = None) -> int | None:
+    """Record a changed match and flag the snapshots it affects as stale; returns its group (or None)."""
+    match = Match.objects.filter(pk=match_id).values("group_id", "ruleset", "state", "finished_at").first()
+    old = list(
+        MatchStanding.objects.filter(match_id=match_id).values("group_id", "ruleset", "player_id", "finished_at")
+    )
+    players: set[int] = {row["player_id"] for row in old}
+    keys = [(row["finished_at"], match_id) for row in old[:1]]
+    if match is not None:
+        group_id, ruleset = match["group_id"], match["ruleset"]
+        players |= set(Seat.objects.filter(match_id=match_id).values_list("player_id", flat=True))
+        if match["state"] == Match.State.FINISHED and match["finished_at"] is not None:
+            keys.append((match["finished_at"], match_id))
+    elif old:
+        group_id, ruleset = old[0]["group_id"], old[0]["ruleset"]
+    elif group_id is not None:
+        stats_mark_group_stale(group_id=group_id)
+        return group_id
+    else:
+        logger.info("stats: match %s is gone and left no standings; nothing to mark", match_id)
+        return None
+    players |= _rated_after(group_id, ruleset, min(keys) if keys else None)
+    dirty, created = StatsDirty.objects.get_or_create(group_id=group_id, match_id=match_id)
+    if not created:
+        StatsDirty.objects.filter(pk=dirty.pk).update(seq=F("seq") + 1)
+    _snapshot_defaults(group_id=group_id, players=players, rulesets=[ruleset])
+    _mark(
+        Q(scope="group", group_id=group_id)
+        | Q(scope="game", group_id=group_id, ruleset=ruleset)
+        | Q(scope="player", player_id__in=players)
+    )
+    return group_id
+
+
+def stats_mark_group_stale(*, group_id: int) -> None:
+    """Everything in a group must be recomputed (players merged, data imported)."""
+    dirty, created = StatsDirty.objects.get_or_create(group_id=group_id, match_id=StatsDirty.WHOLE_GROUP)
+    if not created:
+        StatsDirty.objects.filter(pk=dirty.pk).update(seq=F("seq") + 1)
+    _mark(Q(group_id=group_id))
+
+
+def stats_enqueue(*, group_id: int) -> bool:
+    """Queue the recomputation of a group; never raises (a broker outage is logged and caught up later)."""
+    global _broker_down_until
+    if time.monotonic() < _broker_down_until:
+        logger.warning("stats: broker recently unreachable; group %s left stale for the catch-up", group_id)
+        return False
+    from . import tasks
+
+    try:
+        tasks.stats_refresh_group.delay(group_id)
+    except BROKER_ERRORS as exc:
+        _broker_down_until = time.monotonic() + BROKER_BACKOFF_SECONDS
+        logger.warning("stats: cannot queue the refresh of group %s (%r); the catch-up will do it", group_id, exc)
+        return False
+    except Exception:
+        logger.exception("stats: refreshing group %s failed; the catch-up will retry", group_id)
+        return False
+    return True
+
+
+def _broker_errors() -> tuple[type[BaseException], ...]:
+    from kombu.exceptions import OperationalError
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from redis.exceptions import TimeoutError as RedisTimeoutError
+
+    return (OperationalError, RedisConnectionError, RedisTimeoutError, ConnectionError, TimeoutError, OSError)
+
+
+BROKER_ERRORS = _broker_errors()
+
+
+def stats_schedule(*, match_id: int, group_id: int | None = None) -> None:
+    """Called (via transaction.on_commit) after any change to a match or its rounds. Never raises.
+
+    Pass ``group_id`` when the match itself was deleted (so that its group can still be found).
+    """
+    try:
+        gid = stats_mark_stale(match_id=match_id, group_id=group_id)
+    except Exception:
+        logger.exception("stats: marking match %s stale failed", match_id)
+        return
+    if gid is not None:
+        stats_enqueue(group_id=gid)
+
+
+def stats_schedule_group(*, group_id: int) -> None:
+    """Called after a change that affects a whole group (player merge, import). Never raises."""
+    try:
+        stats_mark_group_stale(group_id=group_id)
+    except Exception:
+        logger.exception("stats: marking group %s stale failed", group_id)
+        return
+    stats_enqueue(group_id=group_id)
+
+
+# --- recomputation (in the worker) --------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def group_lock(group_id: int) -> Iterator[None]:
+    """One recomputation per group at a time (a PostgreSQL advisory lock; SQLite runs tasks eagerly)."""
+    if connection.vendor != "postgresql":
+        yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_lock(%s, %s)", [7007, group_id])
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [7007, group_id])
+
+
+def _progress(group_id: int, value: float) -> None:
+    Snapshot.objects.filter(group_id=group_id, computing=True).update(progress=value)
+
+
+def _rulesets_of(group_id: int) -> list[str]:
+    found = set(Match.objects.filter(group_id=group_id).values_list("ruleset", flat=True).distinct())
+    found |= set(RatingHistory.objects.filter(group_id=group_id).values_list("ruleset", flat=True).distinct())
+    return sorted(found)
+
+
+def _standing_key(match_id: int) -> tuple[Any, str, set[int]] | None:
+    rows = list(MatchStanding.objects.filter(match_id=match_id).values("finished_at", "ruleset", "player_id"))
+    if not rows:
+        return None
+    return (rows[0]["finished_at"], match_id), rows[0]["ruleset"], {r["player_id"] for r in rows}
+
+
+def _process_dirty(group_id: int) -> None:
+    """Recompute the standings of the group's dirty matches and replay the ratings they affect."""
+    dirty = list(StatsDirty.objects.filter(group_id=group_id).values("id", "match_id", "seq"))
+    if not dirty:
+        return
+    if any(d["match_id"] == StatsDirty.WHOLE_GROUP for d in dirty):
+        standings_group_rebuild(group_id=group_id)
+        for ruleset in _rulesets_of(group_id):
+            ratings_replay(group_id=group_id, ruleset=ruleset)
+        _mark(Q(group_id=group_id))
+    else:
+        since: dict[str, Any] = {}
+        moved: set[int] = set()
+        for d in sorted(dirty, key=lambda d: d["match_id"]):
+            before = _standing_key(d["match_id"])
+            standings_match_refresh(match_id=d["match_id"])
+            after = _standing_key(d["match_id"])
+            for found in (before, after):
+                if found is not None:
+                    key, ruleset, players = found
+                    since[ruleset] = min(since.get(ruleset, key), key)
+                    moved |= players
+        for ruleset, key in sorted(since.items()):
+            moved |= _rated_after(group_id, ruleset, key)
+            ratings_replay(group_id=group_id, ruleset=ruleset, since=key)
+            moved |= _rated_after(group_id, ruleset, key)
+        if moved:
+            _snapshot_defaults(group_id=group_id, players=moved, rulesets=since)
+            _mark(Q(scope="player", player_id__in=moved) | Q(scope="game", group_id=group_id, ruleset__in=since))
+    for d in dirty:
+        StatsDirty.objects.filter(pk=d["id"], seq=d["seq"]).delete()
+
+
+def group_rows(group_id: int, flt: StatsFilter) -> payloads.GroupRows:
+    """Run every aggregate query of one group and filter (the SQL half of a snapshot)."""
+    from . import game_queries
+
+    games = queries.games(group_id, flt)
+    played = [row["ruleset"] for row in games]
+    return payloads.GroupRows(
+        filter_key=flt.key,
+        player_games=queries.player_games(group_id, flt),
+        streaks_game=queries.streaks(group_id, flt, by_game=True),
+        streaks_all=queries.streaks(group_id, flt, by_game=False),
+        h2h=queries.head_to_head(group_id, flt),
+        monthly=queries.monthly(group_id, flt),
+        games=games,
+        activity=queries.activity(group_id, flt),
+        filters=queries.filter_options(group_id),
+        live=queries.live(group_id),
+        live_players=queries.live_players(group_id),
+        ratings_current=queries.ratings_current(group_id, flt),
+        ratings_history=queries.ratings_history(group_id, flt),
+        synergy=game_queries.synergy(group_id, flt, played),
+        specific=game_queries.specific(group_id, flt, played),
+    )
+
+
+def _refresh_snapshots(group_id: int, *, start: float = 0.0) -> int:
+    """Recompute every stale snapshot of a group, one SQL pass per filter; returns how many were written."""
+    stale = list(
+        Snapshot.objects.filter(group_id=group_id, stale=True).values(
+            "id", "scope", "player_id", "ruleset", "filter_key", "stale_seq"
+        )
+    )
+    by_filter: dict[str, list[dict[str, Any]]] = {}
+    for snap in stale:
+        by_filter.setdefault(snap["filter_key"], []).append(snap)
+    written = 0
+    for i, (filter_key, snaps) in enumerate(sorted(by_filter.items())):
+        try:
+            flt = StatsFilter.parse(filter_key)
+        except ValueError:
+            Snapshot.objects.filter(pk__in=[s["id"] for s in snaps]).delete()
+            continue
+        built = payloads.build(
+            group_rows(group_id, flt),
+            players=[s["player_id"] for s in snaps if s["scope"] == "player"],
+            games=[s["ruleset"] for s in snaps if s["scope"] == "game"],
+        )
+        now = timezone.now()
+        for snap in snaps:
+            if snap["scope"] == "group":
+                payload = built["group"]
+            elif snap["scope"] == "game":
+                payload = built["games"][snap["ruleset"]]
+            else:
+                payload = built["players"][snap["player_id"]]
+            Snapshot.objects.filter(pk=snap["id"]).update(
+                payload=payload,
+                updated_at=now,
+                computing=False,
+                progress=1.0,
+                stale=Case(When(stale_seq=snap["stale_seq"], then=Value(False)), default=Value(True)),
+            )
+            written += 1
+        _progress(group_id, start + (1.0 - start) * (i + 1) / len(by_filter))
+    return written
+
+
+def stats_group_refresh(*, group_id: int) -> int:
+    """Bring a group's standings, ratings and stale snapshots up to date (idempotent); returns snapshots written."""
+    if not Group.objects.filter(pk=group_id).exists():
+        StatsDirty.objects.filter(group_id=group_id).delete()
+        return 0
+    with group_lock(group_id):
+        Snapshot.objects.filter(group_id=group_id, stale=True).update(
+            computing=True, progress=0.0, computing_since=timezone.now()
+        )
+        _process_dirty(group_id)
+        Snapshot.objects.filter(group_id=group_id, stale=True).update(computing=True)
+        _progress(group_id, 0.3)
+        written = _refresh_snapshots(group_id, start=0.3)
+        Snapshot.objects.filter(group_id=group_id, computing=True).update(computing=False)
+    return written
+
+
+def stats_catch_up() -> int:
+    """Recompute whatever is stale or dirty (the periodic task; also what runs when the worker returns)."""
+    groups = set(StatsDirty.objects.values_list("group_id", flat=True).distinct())
+    groups |= set(Snapshot.objects.filter(stale=True).values_list("group_id", flat=True).distinct())
+    return sum(stats_group_refresh(group_id=gid) for gid in sorted(groups))
+
+
+def stats_rebuild_group(*, group_id: int) -> int:
+    """Recompute a group from scratch: standings, ratings and every snapshot."""
+    with group_lock(group_id):
+        seen = list(StatsDirty.objects.filter(group_id=group_id).values("id", "seq"))
+        standings_group_rebuild(group_id=group_id)
+        for ruleset in _rulesets_of(group_id):
+            ratings_replay(group_id=group_id, ruleset=ruleset)
+        players = Seat.objects.filter(match__group_id=group_id).values_list("player_id", flat=True).distinct()
+        rulesets = Match.objects.filter(group_id=group_id).values_list("ruleset", flat=True).distinct()
+        _snapshot_defaults(group_id=group_id, players=list(players), rulesets=list(rulesets))
+        _mark(Q(group_id=group_id))
+        Snapshot.objects.filter(group_id=group_id).update(computing=True, progress=0.5, computing_since=timezone.now())
+        for d in seen:
+            StatsDirty.objects.filter(pk=d["id"], seq=d["seq"]).delete()
+        written = _refresh_snapshots(group_id, start=0.5)
+        Snapshot.objects.filter(group_id=group_id, computing=True).update(computing=False)
+    return written
+
+
+def stats_rebuild_all(*, progress: Any = None) -> int:
+    """The full rebuild (nightly): every group from scratch, one group at a time (bounded memory)."""
+    groups = list(Group.objects.order_by("id").values_list("id", flat=True))
+    with transaction.atomic():
+        live = Group.objects.values("id")
+        MatchStanding.objects.exclude(group_id__in=live).delete()
+        RatingHistory.objects.exclude(group_id__in=live).delete()
+        StatsDirty.objects.exclude(group_id__in=live).delete()
+    written = 0
+    for i, group_id in enumerate(groups):
+        written += stats_rebuild_group(group_id=group_id)
+        if progress is not None:
+            progress(i + 1, len(groups))
+    return written
+
+
+# --- on-demand snapshots (dashboards and the API) -----------------------------------------------------------
+
+
+def snapshot_request(
+    *, scope: str, group_id: int, flt: StatsFilter, player_id: int | None = None, ruleset: str = ""
+) -> Snapshot:
+    """The snapshot for a scope and filter; a missing one is created stale and its computation queued."""
+    key = snapshot_key(scope, group_id=group_id, player_id=player_id, ruleset=ruleset, flt=flt.key)
+    snap, created = Snapshot.objects.get_or_create(
+        key=key,
+        defaults={
+            "scope": scope,
+            "group_id": group_id,
+            "player_id": player_id,
+            "ruleset": ruleset,
+            "filter_key": flt.key,
+        },
+    )
+    if created:  # an existing stale snapshot was queued by whoever marked it (or the catch-up will be)
+        stats_enqueue(group_id=group_id)
+        snap.refresh_from_db()
+    return snap

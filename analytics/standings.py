@@ -1,0 +1,195 @@
+"""Final standings of finished matches: totals, ranks and winners as each game's rules decide them.
+
+A standing is derived from the match's live rounds only.  Totals are the sums of the stored per-seat
+points; the winners come from the game's own ``match_state`` (Abluxxen breaks ties by cards in hand,
+Was sticht? is won by finishing the tasks); a match finished by hand before its end condition, or one
+the rules engine cannot read, falls back to the highest total.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from django.db import transaction
+
+from scoring import rules
+from scoring.models import Match, Round, Seat
+from scoring.rules import RoundResult
+
+from .bulk import BulkWriter
+from .models import MatchStanding
+from .sql import aware, stream
+from .stats import best_totals, ranks_of
+
+logger = logging.getLogger(__name__)
+
+BATCH = 5000
+ROUND = Round._meta.db_table
+MATCH = Match._meta.db_table
+SEAT = Seat._meta.db_table
+
+
+def fixed_teams(ruleset: str, options: dict[str, Any], players: int) -> dict[int, int] | None:
+    """Seat -> partnership for games played in fixed teams all match (Muzicando's team game, N–S v E–W)."""
+    if ruleset == "muzicando" and options.get("mode") == "team":
+        from scoring.rules.muzicando_facts import TEAMS
+
+        return {seat: index for index, seats in enumerate(TEAMS.values()) for seat in seats if seat < players}
+    return None
+
+
+def winners_of(
+    ruleset: str, options: dict[str, Any], players: int, rounds: Sequence[tuple[Any, Sequence[int]]], totals: list[int]
+) -> tuple[tuple[int, ...], dict[int, int] | None]:
+    """The winning seats (the rules engine's answer for a match played to its end, else the best totals)
+    and the fixed partnerships, if the game has them."""
+    try:
+        game = rules.get(ruleset)
+        opts = game.options_parse(options, players=players)
+        history = [
+            (game.facts_parse(facts, players=players, options=opts), RoundResult(scores=tuple(points), lines=()))
+            for facts, points in rounds
+        ]
+        state = game.module.match_state(history, players=players, options=opts)
+    except Exception as exc:  # a game module that cannot read old data must not stop the statistics
+        logger.info("standings: %s match state failed (%r); using the best totals", ruleset, exc)
+        return best_totals(totals), None
+    teams = fixed_teams(ruleset, opts, players)
+    if state.finished and state.winners:
+        return tuple(state.winners), teams
+    return best_totals(totals), teams
+
+
+def standing_rows(
+    *,
+    match_id: int,
+    group_id: int,
+    ruleset: str,
+    options: dict[str, Any],
+    finished_at: Any,
+    seats: Sequence[tuple[int, int]],
+    rounds: Sequence[tuple[Any, Sequence[int]]],
+) -> list[dict[str, Any]]:
+    """The standings rows of one finished match from its seats ``(number, player_id)`` and live rounds."""
+    if not rounds or len(seats) < 2:
+        return []
+    seats = sorted(seats)
+    players = len(seats)
+    totals = [0] * players
+    for _facts, points in rounds:
+        for seat, value in enumerate(list(points)[:players]):
+            totals[seat] += int(value)
+    found, teams = winners_of(ruleset, options, players, rounds, totals)
+    winners = set(found)
+    ranks = ranks_of(totals, winners)
+    return [
+        {
+            "match_id": match_id,
+            "group_id": group_id,
+            "player_id": player_id,
+            "ruleset": ruleset,
+            "seat": number,
+            "team": teams.get(number) if teams else None,
+            "players": players,
+            "finished_at": finished_at,
+            "rounds": len(rounds),
+            "total": totals[number],
+            "rank": ranks[number],
+            "won": number in winners,
+        }
+        for number, player_id in seats
+    ]
+
+
+def _matches(where: str, params: list[Any]) -> Iterator[list[dict[str, Any]]]:
+    """Standings of the finished matches selected by ``where`` (on ``m``), streamed match by match."""
+    seat_sql = f"""
+        SELECT s.match_id, s.number, s.player_id FROM {SEAT} s JOIN {MATCH} m ON m.id = s.match_id
+        WHERE m.state = 'finished' AND {where} ORDER BY s.match_id, s.number
+    """
+    round_sql = f"""
+        SELECT m.id, m.group_id, m.ruleset, m.options, m.finished_at, r.facts, r.points
+        FROM {MATCH} m JOIN {ROUND} r ON r.match_id = m.id AND r.deleted_at IS NULL
+        WHERE m.state = 'finished' AND {where} ORDER BY m.id, r.number
+    """
+    seats = _group_by_match(stream(seat_sql, params))
+    pending_seats: tuple[int, list[tuple[int, int]]] | None = next(seats, None)
+    current: list[Any] | None = None
+    rounds: list[tuple[Any, Sequence[int]]] = []
+
+    def flush() -> list[dict[str, Any]]:
+        nonlocal pending_seats
+        assert current is not None
+        match_id = current[0]
+        while pending_seats is not None and pending_seats[0] < match_id:
+            pending_seats = next(seats, None)
+        match_seats = pending_seats[1] if pending_seats is not None and pending_seats[0] == match_id else []
+        return standing_rows(
+            match_id=match_id,
+            group_id=current[1],
+            ruleset=current[2],
+            options=_json(current[3]),
+            finished_at=aware(current[4]),
+            seats=match_seats,
+            rounds=rounds,
+        )
+
+    for row in stream(round_sql, params):
+        if current is not None and row[0] != current[0]:
+            yield flush()
+            rounds = []
+        current = list(row)
+        rounds.append((_json(row[5]), _json(row[6])))
+    if current is not None:
+        yield flush()
+
+
+def _group_by_match(rows: Iterable[tuple[Any, ...]]) -> Iterator[tuple[int, list[tuple[int, int]]]]:
+    match_id: int | None = None
+    seats: list[tuple[int, int]] = []
+    for mid, number, player_id in rows:
+        if match_id is not None and mid != match_id:
+            yield match_id, seats
+            seats = []
+        match_id = mid
+        seats.append((number, player_id))
+    if match_id is not None:
+        yield match_id, seats
+
+
+def _json(value: Any) -> Any:
+    if isinstance(value, str | bytes):
+        import json
+
+        return json.loads(value)
+    return value
+
+
+def _write(batches: Iterable[list[dict[str, Any]]]) -> int:
+    """Insert standings in batches (COPY on PostgreSQL); call inside a transaction."""
+    writer = BulkWriter()
+    written = 0
+    for batch in batches:
+        for row in batch:
+            writer.add(MatchStanding, row)
+            written += 1
+        if writer.pending >= BATCH:
+            writer.flush()
+    writer.flush()
+    return written
+
+
+def standings_match_refresh(*, match_id: int) -> int:
+    """Recompute one match's standings (none when it is open, empty or deleted); returns the rows written."""
+    with transaction.atomic():
+        MatchStanding.objects.filter(match_id=match_id).delete()
+        return _write(_matches("m.id = %s", [match_id]))
+
+
+def standings_group_rebuild(*, group_id: int) -> int:
+    """Recompute the standings of every finished match of a group (streamed; bounded memory)."""
+    with transaction.atomic():
+        MatchStanding.objects.filter(group_id=group_id).delete()
+        return _write(_matches("m.group_id = %s", [group_id]))

@@ -1,0 +1,24 @@
+/* Draw the dashboard's Plotly figures and follow a running recomputation. */
+(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("stats-charts").textContent);
+  data.charts.forEach(function (chart) {
+    var el = document.getElementById(chart.id);
+    if (el && window.Plotly) { window.Plotly.newPlot(el, chart.figure.data, chart.figure.layout, data.config); }
+  });
+  var status = document.getElementById("stats-status");
+  if (!status || !status.dataset.pending) { return; }
+  var bar = document.getElementById("stats-progress");
+  function poll() {
+    fetch(status.dataset.url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (s) {
+        if (!s) { return; }
+        if (bar) { bar.value = s.progress; }
+        if (!s.stale && !s.computing) { window.location.reload(); return; }
+        window.setTimeout(poll, 2000);
+      })
+      .catch(function () { window.setTimeout(poll, 5000); });
+  }
+  window.setTimeout(poll, 1500);
+})();

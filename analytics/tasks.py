@@ -1,0 +1,30 @@
+"""Celery tasks: thin, idempotent, ids in, a service call out (acks_late: a lost worker means a retry)."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from . import services
+
+
+@shared_task(name="analytics.worker_ping", acks_late=True)
+def worker_ping(token: str) -> int:
+    return services.worker_ping_record(token=token)
+
+
+@shared_task(name="analytics.stats_refresh_group", acks_late=True)
+def stats_refresh_group(group_id: int) -> int:
+    """Recompute a group's dirty standings/ratings and stale snapshots (safe to run twice)."""
+    return services.stats_group_refresh(group_id=group_id)
+
+
+@shared_task(name="analytics.stats_catch_up", acks_late=True)
+def stats_catch_up() -> int:
+    """Periodic: recompute everything stale (covers rounds saved while the broker or worker was down)."""
+    return services.stats_catch_up()
+
+
+@shared_task(name="analytics.stats_rebuild_all", acks_late=True)
+def stats_rebuild_all() -> int:
+    """Nightly: rebuild every standing, rating and snapshot from the scoring tables."""
+    return services.stats_rebuild_all()

@@ -1,0 +1,19 @@
+"""Dashboards (mounted at /stats/) and the statistics API (mounted at /api/v1/)."""
+
+from django.urls import path, re_path
+
+from . import apis, views
+
+app_name = "analytics"
+
+urlpatterns = [
+    path("groups/<int:group_id>/", views.group_dashboard, name="group"),
+    path("groups/<int:group_id>/games/<slug:ruleset>/", views.game_dashboard, name="game"),
+    path("players/<int:player_id>/", views.player_dashboard, name="player"),
+    path("snapshots/<int:snapshot_id>/status/", views.snapshot_status, name="status"),
+]
+
+api_urlpatterns = [
+    re_path(r"^groups/(?P<group_id>\d+)/stats/?$", apis.GroupStatsApi.as_view(), name="group-stats"),
+    re_path(r"^players/(?P<player_id>\d+)/stats/?$", apis.PlayerStatsApi.as_view(), name="player-stats"),
+]

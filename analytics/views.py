@@ -1,0 +1,154 @@
+"""Dashboards: Django views that read snapshots only and hand Plotly figures to the browser."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.utils.translation import gettext_lazy
+
+from scoring import rules
+
+from . import charts, selectors, services
+from .models import Snapshot
+from .stats import StatsFilter
+
+TITLES = {
+    "win_rate_by_game": gettext_lazy("Win rate by game"),
+    "head_to_head": gettext_lazy("Head to head (row player's win rate, %)"),
+    "activity": gettext_lazy("Matches per month"),
+    "score_over_time": gettext_lazy("Average score per month"),
+    "rank_over_time": gettext_lazy("Average rank per month (1 = best)"),
+    "rating_over_time": gettext_lazy("Rating over time (μ − 3σ with its uncertainty band)"),
+    "partners": gettext_lazy("Win rate with partners"),
+    "win_rate": gettext_lazy("Win rate"),
+    "synergy": gettext_lazy("Who wins with whom (team rounds won, %)"),
+    "mue_bid_success": gettext_lazy("Chief's success rate by bid and trump kind"),
+    "njet_levels": gettext_lazy("Average points by points-per-trick level"),
+    "meinz_cards": gettext_lazy("Point cards taken (3 / 1 / 0 / 2)"),
+    "was_sticht_tasks": gettext_lazy("Tasks completed by type"),
+    "sticheln_pain": gettext_lazy("Pain-colour points per round by variant and colour"),
+    "coloretto_profile": gettext_lazy("Colours held by number of cards"),
+    "muzicando_contracts": gettext_lazy("Contracts made by type"),
+}
+
+
+def _filter(request: HttpRequest) -> StatsFilter:
+    try:
+        return StatsFilter.from_query(request.GET.get("period"), request.GET.get("players"))
+    except ValueError:
+        return StatsFilter()
+
+
+def _page(
+    request: HttpRequest, template: str, snapshot: Snapshot, figures: list[charts.Chart], **context: Any
+) -> HttpResponse:
+    payload = snapshot.payload or {}
+    rendered = [
+        {
+            "id": f"chart-{i}",
+            "title": str(TITLES.get(chart.key, chart.key)),
+            "label": chart.label,
+            "figure": chart.figure,
+        }
+        for i, chart in enumerate(figures)
+    ]
+    return render(
+        request,
+        template,
+        {
+            "snapshot": snapshot,
+            "status": selectors.snapshot_status(snapshot),
+            "payload": payload,
+            "charts": rendered,
+            "charts_data": {
+                "charts": [{"id": c["id"], "figure": c["figure"]} for c in rendered],
+                "config": charts.CONFIG,
+            },
+            "filters": payload.get("filters", {"years": [], "players": []}),
+            "flt": StatsFilter.parse(snapshot.filter_key),
+            **context,
+        },
+    )
+
+
+def _rows(entries: list[dict[str, Any]], names: dict[int, str], key: str = "player") -> list[dict[str, Any]]:
+    return [{**e, "name": names.get(e[key], f"#{e[key]}")} for e in entries]
+
+
+@login_required
+def group_dashboard(request: HttpRequest, group_id: int) -> HttpResponse:
+    group = selectors.group_visible(user=request.user, group_id=group_id)
+    if group is None:
+        raise Http404
+    snapshot = services.snapshot_request(scope="group", group_id=group.pk, flt=_filter(request))
+    names, games = selectors.player_names(group_id=group.pk), selectors.game_names()
+    payload = snapshot.payload or {}
+    return _page(
+        request,
+        "analytics/group.html",
+        snapshot,
+        charts.group_charts(payload, names, games),
+        group=group,
+        leaders=_rows(payload.get("players", [])[:20], names),
+        game_rows=[{**g, "name": games.get(g["ruleset"], g["ruleset"])} for g in payload.get("games", [])],
+        ratings=[
+            {"ruleset": g, "name": games.get(g, g), "rows": _rows(rows[:5], names)}
+            for g, rows in sorted(payload.get("ratings", {}).items())
+        ],
+    )
+
+
+@login_required
+def game_dashboard(request: HttpRequest, group_id: int, ruleset: str) -> HttpResponse:
+    group = selectors.group_visible(user=request.user, group_id=group_id)
+    if group is None or ruleset not in rules.KEYS:
+        raise Http404
+    snapshot = services.snapshot_request(scope="game", group_id=group.pk, ruleset=ruleset, flt=_filter(request))
+    names, games = selectors.player_names(group_id=group.pk), selectors.game_names()
+    payload = snapshot.payload or {}
+    return _page(
+        request,
+        "analytics/game.html",
+        snapshot,
+        charts.game_charts(payload, names, games),
+        group=group,
+        game=games.get(ruleset, ruleset),
+        ruleset=ruleset,
+        leaders=_rows(payload.get("players", [])[:20], names),
+        ratings=_rows(payload.get("ratings", [])[:10], names),
+        specific=payload.get("specific", {}),
+    )
+
+
+@login_required
+def player_dashboard(request: HttpRequest, player_id: int) -> HttpResponse:
+    player = selectors.player_visible(user=request.user, player_id=player_id)
+    if player is None:
+        raise Http404
+    snapshot = services.snapshot_request(
+        scope="player", group_id=player.group_id, player_id=player.pk, flt=_filter(request)
+    )
+    names, games = selectors.player_names(group_id=player.group_id), selectors.game_names()
+    payload = snapshot.payload or {}
+    return _page(
+        request,
+        "analytics/player.html",
+        snapshot,
+        charts.player_charts(payload, names, games),
+        group=player.group,
+        player=player,
+        overall=payload.get("overall", {}),
+        game_rows=[{**g, "name": games.get(g["ruleset"], g["ruleset"])} for g in payload.get("games", [])],
+    )
+
+
+@login_required
+def snapshot_status(request: HttpRequest, snapshot_id: int) -> JsonResponse:
+    """Polled by a dashboard while its snapshot is stale or being recomputed."""
+    snapshot = selectors.snapshot_for_user(user=request.user, snapshot_id=snapshot_id)
+    if snapshot is None:
+        raise Http404
+    return JsonResponse(selectors.snapshot_status(snapshot))

@@ -1,0 +1,124 @@
+"""Helpers for the statistics tests: a group with players, matches played through the services."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from random import Random
+from typing import Any
+
+from analytics import services as analytics_services
+from analytics import synthetic
+from analytics.models import Snapshot
+from scoring import services
+from scoring.models import Group, Match, Membership, Player
+from tests.factories import GroupFactory, MembershipFactory, PlayerFactory, UserFactory
+
+NAMES = ("Anna", "Bence", "Csilla", "Dani", "Eszter", "Feri")
+
+
+@dataclass
+class Table:
+    group: Group
+    owner: Any
+    member: Any
+    outsider: Any
+    players: list[Player]
+
+
+def make_table(name: str = "Thursday table") -> Table:
+    owner, member, outsider = UserFactory(), UserFactory(), UserFactory()
+    group = GroupFactory(name=name)
+    MembershipFactory(group=group, user=owner, role=Membership.Role.OWNER)
+    MembershipFactory(group=group, user=member, role=Membership.Role.MEMBER)
+    players = [PlayerFactory(group=group, name=n) for n in NAMES]
+    return Table(group=group, owner=owner, member=member, outsider=outsider, players=players)
+
+
+def abluxxen(table: Table, seats: Sequence[Player], fronts: Sequence[int], hands: Sequence[int]) -> Match:
+    """A one-game Abluxxen match (points = front − hand); the rules finish it at once."""
+    match = services.match_create(
+        group=table.group, ruleset="abluxxen", options={"games": 1}, player_ids=[p.pk for p in seats], user=table.owner
+    )
+    end = "out" if 0 in hands else "exhausted"
+    services.round_record(match=match, facts={"front": list(fronts), "hand": list(hands), "end": end}, user=table.owner)
+    match.refresh_from_db()
+    return match
+
+
+def play(table: Table, ruleset: str, seats: Sequence[Player], rng: Random, *, rounds: int | None = None) -> Match:
+    """A whole match of ``ruleset`` entered round by round through ``round_record`` (synthetic facts)."""
+    played = synthetic.play_match(rng, ruleset, [1.0] * len(seats), rounds=rounds)
+    match = services.match_create(
+        group=table.group, ruleset=ruleset, options=played.options, player_ids=[p.pk for p in seats], user=table.owner
+    )
+    for facts, _result in played.rounds:
+        services.round_record(match=match, facts=facts, user=table.owner)
+    match.refresh_from_db()
+    return match
+
+
+def snapshots() -> dict[str, Any]:
+    return dict(Snapshot.objects.order_by("key").values_list("key", "payload"))
+
+
+def refresh(group: Group) -> int:
+    return analytics_services.stats_group_refresh(group_id=group.pk)
+
+
+def differences(left: Any, right: Any, path: str = "") -> list[str]:
+    """Paths where two JSON values differ (for readable assertion messages)."""
+    if isinstance(left, dict) and isinstance(right, dict):
+        out = []
+        for key in sorted(set(left) | set(right), key=str):
+            if key not in left or key not in right:
+                out.append(f"{path}/{key}: {'missing left' if key not in left else 'missing right'}")
+            else:
+                out += differences(left[key], right[key], f"{path}/{key}")
+        return out
+    if isinstance(left, list) and isinstance(right, list) and len(left) == len(right):
+        return [d for i, (a, b) in enumerate(zip(left, right, strict=True)) for d in differences(a, b, f"{path}[{i}]")]
+    return [] if left == right else [f"{path}: {left!r} != {right!r}"]
+
+
+def worker_start(queue: str) -> Any:
+    """Start another real ``celery worker`` on ``queue`` (same database and broker as the fixture's)."""
+    import os
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    from django.db import connection
+
+    from config.celery import app
+
+    root = Path(__file__).resolve().parents[2]
+    db = connection.settings_dict
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "CELERY_EAGER": "0",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+    }
+    env.pop("PYTEST_CURRENT_TEST", None)
+    log = open(root / "var" / f"worker-{queue}-again.log", "ab")  # noqa: SIM115 - the process owns it
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue, "-c", "1", "--pool", "solo",
+         "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "INFO"],
+        cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"celery worker exited with {proc.returncode}")
+        if app.control.ping(timeout=0.5):
+            return proc
+        time.sleep(0.5)
+    proc.kill()
+    raise RuntimeError("celery worker did not answer within 60 s")
+
+
+def worker_stop(proc: Any) -> None:
+    proc.terminate()
+    proc.wait(timeout=30)

@@ -1,0 +1,62 @@
+"""generate_history: a synthetic history where every round is valid under its game's rules."""
+
+from __future__ import annotations
+
+import io
+from collections import defaultdict
+from random import Random
+
+import pytest
+from django.core.management import call_command
+
+from analytics import synthetic
+from analytics.models import Snapshot
+from scoring import rules
+from scoring.models import Match, Round, Score, Seat
+
+
+@pytest.mark.parametrize("key", list(synthetic.GAMES))
+def test_generators_play_whole_matches_the_rules_accept(key: str) -> None:
+    rng = Random(key)
+    for _ in range(25):
+        n = rng.choice(synthetic.GAMES[key].players)
+        played = synthetic.play_match(rng, key, synthetic.player_skills(rng, n))
+        assert played.rejected == 0, "the generator produced a round the rules refuse"
+        assert played.rounds and played.finished_by_rules
+
+
+@pytest.mark.django_db
+def test_generate_history_writes_valid_rounds_with_a_progress_bar() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    call_command("generate_history", rounds=700, players=30, groups=3, seed=4, years=2, stdout=out, stderr=err)
+    assert "generated 700 rounds" in out.getvalue()
+    assert "rounds [" in err.getvalue() and "100.0%" in err.getvalue()
+    assert Round.objects.count() == 700
+    assert set(Match.objects.values_list("ruleset", flat=True)) == set(rules.KEYS)
+
+    facts_by_match: dict[int, list[Round]] = defaultdict(list)
+    for rnd in Round.objects.order_by("match_id", "number"):
+        facts_by_match[rnd.match_id].append(rnd)
+    scores = defaultdict(list)
+    for s in Score.objects.order_by("round_id", "seat"):
+        scores[s.round_id].append(s.points)
+    for match in Match.objects.all():
+        seats = Seat.objects.filter(match=match).count()
+        game = rules.get(match.ruleset)
+        history = game.history([r.facts for r in facts_by_match[match.pk]], players=seats, options=match.options)
+        state = game.module.match_state(history, players=seats, options=match.options)
+        assert state.finished == (match.finish_reason == Match.FinishReason.RULES)
+        for rnd, (_facts, result) in zip(facts_by_match[match.pk], history, strict=True):
+            assert rnd.points == list(result.scores) == scores[rnd.pk]
+        if match.state == Match.State.FINISHED:
+            assert match.finished_at is not None and match.finished_at >= facts_by_match[match.pk][-1].created_at
+
+
+@pytest.mark.django_db
+def test_generate_history_rebuilds_the_statistics_when_asked() -> None:
+    call_command(
+        "generate_history", rounds=150, players=8, groups=1, seed=9, rebuild=True, stdout=io.StringIO(),
+        stderr=io.StringIO(),
+    )  # fmt: skip
+    group = Snapshot.objects.get(scope="group")
+    assert not group.stale and group.payload["summary"]["rounds"] > 0

@@ -1,0 +1,222 @@
+"""The incremental path in-process (Celery eager): a saved round marks its snapshots stale and refreshes them;
+with the broker down the round is still saved and the catch-up repairs the statistics."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Callable, Iterator
+from random import Random
+from typing import Any
+
+import pytest
+
+from analytics import services
+from analytics.models import MatchStanding, RatingHistory, Snapshot, StatsDirty
+from config.celery import app
+from scoring import services as scoring
+from scoring.models import Round
+from tests.analytics.helpers import Table, abluxxen, differences, play, snapshots
+
+
+@contextlib.contextmanager
+def unreachable_broker() -> Iterator[None]:
+    """Celery not eager and its broker an unreachable Redis (nothing listens on port 1).
+
+    The app caches its connection and producer pools; they are set aside so that the dead URL is used.
+    """
+    old = (app.conf.task_always_eager, app.conf.broker_url, app._pool, app.amqp._producer_pool)
+    app.conf.task_always_eager, app.conf.broker_url = False, "redis://127.0.0.1:1/0"
+    app._pool = app.amqp._producer_pool = None
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager, app.conf.broker_url, app._pool, app.amqp._producer_pool = old
+
+
+@pytest.fixture
+def broker_down() -> Iterator[None]:
+    with unreachable_broker():
+        yield
+
+
+def test_saved_round_refreshes_its_snapshots(
+    table: Table, django_capture_on_commit_callbacks: Callable[..., Any]
+) -> None:
+    a, b, c = table.players[:3]
+    with django_capture_on_commit_callbacks(execute=True):
+        abluxxen(table, [a, b, c], [10, 6, 4], [0, 2, 3])
+    group = Snapshot.objects.get(key=f"group:{table.group.pk}|all")
+    assert not group.stale and group.updated_at is not None and not group.computing
+    assert group.payload["summary"]["matches"] == 1
+    assert group.payload["summary"]["rounds_entered"] == 1
+    assert Snapshot.objects.filter(scope="player", stale=False).count() == 3
+    assert Snapshot.objects.get(key=f"game:{table.group.pk}:abluxxen|all").payload["players"][0]["player"] == a.pk
+    assert not StatsDirty.objects.exists()
+
+
+def test_broker_down_saves_the_round_marks_stale_and_catch_up_repairs(
+    table: Table,
+    django_capture_on_commit_callbacks: Callable[..., Any],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    a, b, c = table.players[:3]
+    with django_capture_on_commit_callbacks(execute=True):
+        abluxxen(table, [a, b, c], [10, 6, 4], [0, 2, 3])
+    before = Snapshot.objects.get(key=f"group:{table.group.pk}|all").updated_at
+
+    with (
+        unreachable_broker(),
+        caplog.at_level(logging.WARNING, logger="analytics.services"),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        abluxxen(table, [a, b, c], [3, 9, 7], [2, 0, 1])
+
+    assert Round.objects.filter(match__group=table.group).count() == 2  # the round was saved
+    assert "cannot queue the refresh" in caplog.text
+    stale = Snapshot.objects.get(key=f"group:{table.group.pk}|all")
+    assert stale.stale and stale.updated_at == before and stale.payload["summary"]["matches"] == 1
+    assert StatsDirty.objects.filter(group_id=table.group.pk).exists()
+
+    services.stats_catch_up()
+    fresh = Snapshot.objects.get(key=f"group:{table.group.pk}|all")
+    assert not fresh.stale and fresh.payload["summary"]["matches"] == 2
+    assert not StatsDirty.objects.exists()
+
+
+def test_broker_backoff_skips_publishing_for_a_while(table: Table, broker_down: None) -> None:
+    assert services.stats_enqueue(group_id=table.group.pk) is False
+    assert services._broker_down_until > 0
+    assert services.stats_enqueue(group_id=table.group.pk) is False  # no second wait on the dead broker
+
+
+def test_editing_a_past_round_replays_ratings_like_a_rebuild(
+    table: Table, django_capture_on_commit_callbacks: Callable[..., Any]
+) -> None:
+    rng = Random(5)
+    with django_capture_on_commit_callbacks(execute=True):
+        matches = [
+            abluxxen(table, rng.sample(table.players, 4), [rng.randint(5, 9) for _ in range(4)], [0, 1, 2, 3])
+            for _ in range(6)
+        ]
+    old = Round.objects.get(match=matches[1])
+    with django_capture_on_commit_callbacks(execute=True):
+        scoring.round_edit(
+            round=old,
+            facts={"front": [1, 2, 3, 20], "hand": [3, 2, 1, 0], "end": "out"},
+            expected_version=1,
+            user=table.owner,
+        )
+    incremental = list(
+        RatingHistory.objects.order_by("match_id", "player_id").values_list(
+            "match_id", "player_id", "rank", "mu", "sigma", "ordinal"
+        )
+    )
+    winner = MatchStanding.objects.get(match_id=matches[1].pk, won=True)
+    assert winner.seat == 3
+    RatingHistory.objects.all().delete()
+    MatchStanding.objects.all().delete()
+    services.stats_rebuild_group(group_id=table.group.pk)
+    rebuilt = list(
+        RatingHistory.objects.order_by("match_id", "player_id").values_list(
+            "match_id", "player_id", "rank", "mu", "sigma", "ordinal"
+        )
+    )
+    assert incremental == rebuilt
+    assert len(rebuilt) == 6 * 4
+    for _m, _p, _r, mu, sigma, ordinal in rebuilt:
+        assert ordinal == pytest.approx(mu - 3 * sigma)
+
+
+def test_tied_players_get_equal_ratings(table: Table, django_capture_on_commit_callbacks: Callable[..., Any]) -> None:
+    a, b, c = table.players[:3]
+    with django_capture_on_commit_callbacks(execute=True):
+        match = abluxxen(table, [a, b, c], [9, 9, 2], [1, 1, 0])  # a and b: 8 each, same hand; c went out with 2
+    rows = {r.player_id: r for r in RatingHistory.objects.filter(match_id=match.pk)}
+    assert rows[a.pk].rank == rows[b.pk].rank == 1 and rows[c.pk].rank == 3
+    assert rows[a.pk].mu == rows[b.pk].mu and rows[a.pk].sigma == rows[b.pk].sigma
+    assert rows[c.pk].mu < rows[a.pk].mu
+
+
+def test_deleting_a_match_and_merging_players_rebuild_the_group(
+    table: Table, django_capture_on_commit_callbacks: Callable[..., Any]
+) -> None:
+    a, b, c, d = table.players[:4]
+    with django_capture_on_commit_callbacks(execute=True):
+        first = abluxxen(table, [a, b, c], [10, 6, 4], [0, 2, 3])
+        abluxxen(table, [a, b, d], [3, 9, 7], [2, 0, 1])
+    with django_capture_on_commit_callbacks(execute=True):
+        scoring.match_delete(match=first, expected_version=first.version, user=table.owner)
+    assert not MatchStanding.objects.filter(match_id=first.pk).exists()
+    assert Snapshot.objects.get(key=f"group:{table.group.pk}|all").payload["summary"]["matches"] == 1
+    assert Snapshot.objects.get(key=f"player:{c.pk}|all").payload["overall"]["matches"] == 0
+    with django_capture_on_commit_callbacks(execute=True):
+        scoring.player_merge(source=d, target=c, user=table.owner)
+    assert Snapshot.objects.get(key=f"player:{c.pk}|all").payload["overall"]["matches"] == 1
+    assert not Snapshot.objects.filter(stale=True).exists()
+
+
+def test_incremental_path_equals_the_full_rebuild(
+    table: Table, django_capture_on_commit_callbacks: Callable[..., Any]
+) -> None:
+    """All eight games, edits, deletions, an undo, open and hand-finished matches, filtered snapshots."""
+    rng = Random(11)
+    p = table.players
+    with django_capture_on_commit_callbacks(execute=True):
+        for ruleset, seats in [
+            ("njet", p[:4]), ("mue", p[:5]), ("meinz", p[1:5]), ("was-sticht", p[2:6]), ("sticheln", p[:5]),
+            ("abluxxen", p[:3]), ("muzicando", p[:4]), ("coloretto", p[2:6]), ("njet", p[1:4]), ("mue", p[1:6]),
+        ]:  # fmt: skip
+            play(table, ruleset, seats, rng)
+        unfinished = play(table, "sticheln", p[:4], rng, rounds=2)
+        manual = play(table, "meinz", p[:4], rng, rounds=3)
+    services.snapshot_request(scope="group", group_id=table.group.pk, flt=services.StatsFilter(players=4))
+    with django_capture_on_commit_callbacks(execute=True):
+        scoring.match_finish(match=manual, expected_version=manual.version, user=table.owner)
+        njet_round = Round.objects.filter(match__ruleset="njet").order_by("id").first()
+        assert njet_round is not None
+        scoring.round_delete(round=njet_round, expected_version=njet_round.version, user=table.owner)
+        njet_round.refresh_from_db()
+        scoring.round_undo(round=njet_round, user=table.owner)
+        last = Round.objects.filter(match=unfinished).order_by("-number").first()
+        assert last is not None
+        scoring.round_delete(round=last, expected_version=last.version, user=table.owner)
+    assert not Snapshot.objects.filter(stale=True).exists()
+    incremental = snapshots()
+    assert len(incremental) >= 1 + 8 + 6 + 1
+
+    Snapshot.objects.update(payload={}, stale=True)
+    MatchStanding.objects.all().delete()
+    RatingHistory.objects.all().delete()
+    services.stats_rebuild_all()
+    assert differences(snapshots(), incremental) == []
+
+
+def test_a_deleted_match_is_found_through_its_standings(
+    table: Table, django_capture_on_commit_callbacks: Callable[..., Any]
+) -> None:
+    """stats_schedule(match_id, group_id) after a deletion: only that game's ratings replay, from that match on."""
+    a, b, c, d = table.players[:4]
+    with django_capture_on_commit_callbacks(execute=True):
+        first = abluxxen(table, [a, b, c], [10, 6, 4], [0, 2, 3])
+        abluxxen(table, [a, b, d], [3, 9, 7], [2, 0, 1])
+    gone = first.pk
+    first.delete()
+    services.stats_schedule(match_id=gone, group_id=table.group.pk)
+    assert not MatchStanding.objects.filter(match_id=gone).exists()
+    assert not RatingHistory.objects.filter(match_id=gone).exists()
+    assert Snapshot.objects.get(key=f"player:{c.pk}|all").payload["overall"]["matches"] == 0
+    incremental = snapshots()
+    services.stats_rebuild_all()
+    assert differences(snapshots(), incremental) == []
+
+
+def test_beat_runs_the_catch_up_every_minute_and_a_nightly_rebuild() -> None:
+    from django.conf import settings
+
+    from analytics import tasks
+
+    schedule = {entry["task"]: entry["schedule"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert schedule[tasks.stats_catch_up.name] == 60.0
+    assert tasks.stats_rebuild_all.name in schedule
+    assert tasks.stats_refresh_group.acks_late and tasks.stats_catch_up.acks_late

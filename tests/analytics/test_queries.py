@@ -1,0 +1,119 @@
+"""The SQL aggregates against a plain-Python reference over the same matches."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import UTC, datetime
+from random import Random
+
+from analytics import services
+from analytics.models import MatchStanding
+from analytics.stats import StatsFilter, h_index
+from scoring.models import Match
+from tests.analytics.helpers import Table, abluxxen
+
+
+def _history(table: Table, matches: int, seed: int) -> list[tuple[list[int], list[int]]]:
+    """Random one-game Abluxxen matches; returns (player ids, points) per match in play order."""
+    rng = Random(seed)
+    played = []
+    for _ in range(matches):
+        seats = rng.sample(table.players, rng.randint(3, 5))
+        fronts = [rng.randint(5, 12) for _ in seats]
+        hands = [rng.randint(1, 5) for _ in seats]
+        hands[rng.randrange(len(seats))] = 0
+        abluxxen(table, seats, fronts, hands)
+        played.append(([p.pk for p in seats], [f - h for f, h in zip(fronts, hands, strict=True)]))
+    return played
+
+
+def _winners(table: Table) -> dict[int, set[int]]:
+    """Per match (in order) the winning players, as stored by the rules engine's standings."""
+    services.stats_rebuild_group(group_id=table.group.pk)
+    out: dict[int, set[int]] = defaultdict(set)
+    for match_id, player_id in MatchStanding.objects.filter(won=True).values_list("match_id", "player_id"):
+        out[match_id].add(player_id)
+    return out
+
+
+def test_streaks_h_index_and_head_to_head_match_a_python_reference(table: Table) -> None:
+    played = _history(table, 25, seed=3)
+    winners = _winners(table)
+    order = list(Match.objects.filter(group=table.group).order_by("finished_at", "id").values_list("id", flat=True))
+    results: dict[int, list[bool]] = defaultdict(list)
+    h2h: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0, 0])
+    ranks = {(m, p): r for m, p, r in MatchStanding.objects.values_list("match_id", "player_id", "rank")}
+    for match_id, (ids, _points) in zip(order, played, strict=True):
+        for pid in ids:
+            results[pid].append(pid in winners[match_id])
+            for other in ids:
+                if other != pid:
+                    cell = h2h[(pid, other)]
+                    cell[0] += 1
+                    cell[1] += ranks[(match_id, pid)] < ranks[(match_id, other)]
+                    cell[2] += ranks[(match_id, pid)] > ranks[(match_id, other)]
+
+    rows = services.group_rows(table.group.pk, StatsFilter())
+    streaks = {r["player_id"]: r for r in rows.streaks_all}
+    for pid, seq in results.items():
+        runs = _runs(seq)
+        assert streaks[pid]["longest_win"] == max([n for won, n in runs if won], default=0)
+        assert streaks[pid]["longest_loss"] == max([n for won, n in runs if not won], default=0)
+        last_won, last_len = runs[-1]
+        assert streaks[pid]["current"] == (last_len if last_won else -last_len)
+    got = {(r["player_id"], r["opponent_id"]): [r["played"], r["wins"], r["losses"]] for r in rows.h2h}
+    assert got == dict(h2h)
+
+    from analytics.payloads import build
+
+    players = build(rows)["players"]
+    for pid in results:
+        opponents = [c[0] for (a, _b), c in h2h.items() if a == pid]
+        assert players[pid]["overall"]["h_index_opponents"] == h_index(opponents)
+        assert players[pid]["overall"]["h_index_games"] == 1  # one game played
+        assert players[pid]["overall"]["matches"] == len(results[pid])
+        assert players[pid]["overall"]["wins"] == sum(results[pid])
+
+
+def _runs(seq: list[bool]) -> list[tuple[bool, int]]:
+    runs: list[tuple[bool, int]] = []
+    for won in seq:
+        if runs and runs[-1][0] == won:
+            runs[-1] = (won, runs[-1][1] + 1)
+        else:
+            runs.append((won, 1))
+    return runs
+
+
+def test_scores_and_filters(table: Table) -> None:
+    a, b, c, d = table.players[:4]
+    m1 = abluxxen(table, [a, b, c], [10, 6, 4], [0, 2, 3])  # 10, 4, 1
+    m2 = abluxxen(table, [a, b, c, d], [5, 9, 7, 3], [2, 0, 1, 1])  # 3, 9, 6, 2
+    Match.objects.filter(pk=m1.pk).update(finished_at=datetime(2024, 5, 1, tzinfo=UTC))
+    Match.objects.filter(pk=m2.pk).update(finished_at=datetime(2025, 5, 1, tzinfo=UTC))
+    services.stats_rebuild_group(group_id=table.group.pk)
+
+    every = {r["player_id"]: r for r in services.group_rows(table.group.pk, StatsFilter()).player_games}
+    assert (every[a.pk]["matches"], every[a.pk]["wins"], every[a.pk]["best_total"], every[a.pk]["worst_total"]) == (
+        2,
+        1,
+        10,
+        3,
+    )
+    assert every[b.pk]["points"] == 13 and every[b.pk]["rounds"] == 2
+    in_2025 = {r["player_id"]: r for r in services.group_rows(table.group.pk, StatsFilter(year=2025)).player_games}
+    assert in_2025[a.pk]["matches"] == 1 and in_2025[a.pk]["wins"] == 0 and in_2025[b.pk]["wins"] == 1
+    three = services.group_rows(table.group.pk, StatsFilter(players=3))
+    assert {r["player_id"] for r in three.player_games} == {a.pk, b.pk, c.pk}
+    assert {r["year"] for r in three.filters} == {"2024", "2025"}
+
+
+def test_abluxxen_tie_is_broken_by_the_rules_not_by_points(table: Table) -> None:
+    a, b, c = table.players[:3]
+    # a: 9 − 1 = 8, b: 8 − 0 = 8 (went out: fewer cards in hand wins the tie), c: 2
+    abluxxen(table, [a, b, c], [9, 8, 5], [1, 0, 3])
+    services.stats_rebuild_group(group_id=table.group.pk)
+    won = dict(MatchStanding.objects.values_list("player_id", "won"))
+    assert won == {a.pk: False, b.pk: True, c.pk: False}
+    ranks = dict(MatchStanding.objects.values_list("player_id", "rank"))
+    assert ranks == {b.pk: 1, a.pk: 2, c.pk: 3}
