@@ -1,0 +1,202 @@
+"""Statistics benchmark (a script, not a test: pytest does not collect ``bench_*.py``).
+
+Prints, for the history in DATABASE_URL (PostgreSQL; generate one with ``--generate``):
+
+* the median seconds from a round saved (``round_record`` committed) to its group's snapshot updated, through a
+  real Celery worker on REDIS_URL;
+* the full rebuild time divided by the time of a raw SQL aggregate over the same rows on the same database;
+* the peak memory of the rebuild (its own process: peak RSS, and the peak of Python allocations).
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/sk_analytics_bench REDIS_URL=redis://127.0.0.1:6379/12 \\
+        .venv/bin/python tests/benchmarks/bench_stats.py --generate --rounds 1000000
+
+It writes to that database (the synthetic history, a benchmark user and a few matches): use a scratch one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from random import Random
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+RAW_AGGREGATE = """
+    SELECT sc.player_id, m.ruleset, COUNT(*) AS rounds, SUM(sc.points) AS points,
+           MIN(sc.points) AS worst, MAX(sc.points) AS best, COUNT(DISTINCT sc.match_id) AS matches
+    FROM scoring_score sc
+    JOIN scoring_round r ON r.id = sc.round_id AND r.deleted_at IS NULL
+    JOIN scoring_match m ON m.id = sc.match_id
+    GROUP BY sc.player_id, m.ruleset
+"""
+
+
+def _setup() -> None:
+    import django
+
+    django.setup()
+
+
+def rebuild_child() -> None:
+    """Run in a fresh process: the full rebuild, with its time and Python allocation peak as JSON."""
+    import tracemalloc
+
+    _setup()
+    from analytics import services
+
+    tracemalloc.start()
+    started = time.perf_counter()
+    written = services.stats_rebuild_all()
+    seconds = time.perf_counter() - started
+    _current, peak = tracemalloc.get_traced_memory()
+    print(json.dumps({"seconds": seconds, "snapshots": written, "python_peak": peak}))
+
+
+def raw_aggregate_seconds(repeat: int = 3) -> float:
+    from django.db import connection
+
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        with connection.cursor() as cursor:
+            cursor.execute(RAW_AGGREGATE)
+            cursor.fetchall()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def rebuild_in_child() -> tuple[dict[str, float], int]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    out = subprocess.run(
+        [sys.executable, __file__, "--rebuild-child"], cwd=ROOT, check=True, capture_output=True, text=True
+    )
+    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    return result, max(peak_kib, before)
+
+
+def start_worker(queue: str) -> subprocess.Popen[bytes]:
+    from config.celery import app
+
+    env = {**os.environ, "CELERY_EAGER": "0"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue, "-c", "1", "--pool", "solo",
+         "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "WARNING"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if app.control.ping(timeout=0.5):
+            return proc
+        time.sleep(0.5)
+    proc.kill()
+    raise SystemExit("the celery worker did not start")
+
+
+def latencies(samples: int) -> tuple[list[float], int]:
+    """Save ``samples`` rounds in the largest group and time each until its group snapshot is updated."""
+    from django.contrib.auth import get_user_model
+    from django.db.models import Count
+
+    from analytics import services as analytics_services
+    from analytics import synthetic
+    from analytics.models import Snapshot
+    from config.celery import app
+    from scoring import services
+    from scoring.models import Group, Membership, Player, Round
+
+    group = Group.objects.annotate(n=Count("matches")).order_by("-n").first()
+    if group is None:
+        raise SystemExit("no history: run with --generate")
+    group_rounds = Round.objects.filter(match__group=group).count()
+    user, _ = get_user_model().objects.get_or_create(username="bench-latency")
+    Membership.objects.get_or_create(group=group, user=user)
+    players = list(Player.objects.filter(group=group, merged_into__isnull=True).order_by("id")[:4])
+    key = f"group:{group.pk}|all"
+    analytics_services.stats_group_refresh(group_id=group.pk)  # start from an up-to-date group
+
+    queue = f"bench-{uuid.uuid4().hex[:8]}"
+    app.conf.task_always_eager = False
+    app.conf.task_default_queue = queue
+    worker = start_worker(queue)
+    rng = Random(1)
+    out: list[float] = []
+    try:
+        while len(out) < samples:
+            played = synthetic.play_match(rng, "njet", [1.0] * len(players))
+            match = services.match_create(
+                group=group, ruleset="njet", options=played.options, player_ids=[p.pk for p in players], user=user
+            )
+            for facts, _result in played.rounds:
+                if len(out) >= samples:
+                    break
+                before = Snapshot.objects.get(key=key).updated_at
+                started = time.perf_counter()
+                services.round_record(match=match, facts=facts, user=user)  # commits; on_commit queues the task
+                while True:
+                    snap = Snapshot.objects.filter(key=key).values("updated_at", "stale").get()
+                    if snap["updated_at"] != before and not snap["stale"]:
+                        break
+                    if time.perf_counter() - started > 120:
+                        raise SystemExit("the snapshot was not updated within 120 s")
+                    time.sleep(0.005)
+                out.append(time.perf_counter() - started)
+    finally:
+        worker.terminate()
+        worker.wait(timeout=30)
+    return out, group_rounds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--generate", action="store_true", help="generate the synthetic history first")
+    parser.add_argument("--rounds", type=int, default=1_000_000)
+    parser.add_argument("--players", type=int, default=2000)
+    parser.add_argument("--groups", type=int, default=100)
+    parser.add_argument("--samples", type=int, default=30, help="rounds timed for the latency")
+    parser.add_argument("--rebuild-child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.rebuild_child:
+        rebuild_child()
+        return
+    _setup()
+    from django.conf import settings
+    from django.core.management import call_command
+    from django.db import connection
+
+    from scoring.models import Round
+
+    if connection.vendor != "postgresql" or not settings.REDIS_URL:
+        raise SystemExit("set DATABASE_URL to PostgreSQL and REDIS_URL to Redis")
+    if args.generate:
+        call_command("generate_history", rounds=args.rounds, players=args.players, groups=args.groups, seed=1)
+    rounds = Round.objects.filter(deleted_at__isnull=True).count()
+    raw = raw_aggregate_seconds()
+    rebuild, peak_kib = rebuild_in_child()
+    lat, group_rounds = latencies(args.samples)
+    print(f"history: {rounds:,} live rounds in {connection.settings_dict['NAME']}")
+    print(
+        f"round saved -> snapshot updated: median {statistics.median(lat):.3f} s, "
+        f"p90 {statistics.quantiles(lat, n=10)[-1]:.3f} s over {len(lat)} rounds "
+        f"(group of {group_rounds:,} rounds, real worker on Redis)"
+    )
+    print(
+        f"full rebuild: {rebuild['seconds']:.1f} s ({rebuild['snapshots']:,} snapshots); raw SQL aggregate over "
+        f"the same rows: {raw:.2f} s; ratio {rebuild['seconds'] / raw:.1f}"
+    )
+    print(f"rebuild peak memory: {peak_kib / 1024:.0f} MiB RSS (whole process), "
+          f"{rebuild['python_peak'] / 2**20:.1f} MiB Python allocations")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

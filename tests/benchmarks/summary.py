@@ -1,0 +1,125 @@
+"""The summary table of ``make bench``: every figure against its goal (issue 8), from var/bench/.
+
+Reads ``api.json`` and ``pages.json`` (written by bench_api.py and bench_pages.py) and ``stats.txt`` (the
+printed output of bench_stats.py).  A benchmark that did not run shows as "not run".
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from common import RESULTS, verdict
+
+Row = tuple[str, str, str, str]
+
+
+def _load(name: str) -> dict[str, Any] | None:
+    path = RESULTS / name
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def api_rows(data: dict[str, Any] | None) -> list[Row]:
+    if data is None:
+        return [("1 round submission (API)", "not run", "", "")]
+    base = data.get("baseline", "/ping")
+    return [
+        (
+            "1 API throughput ratio",
+            f"{data['ratio']:.2f} ({data['rounds_rps']:.0f} rounds/s vs {data['ping_rps']:.0f} {base}/s)",
+            "≥ 0.5",
+            verdict(data["pass"]["ratio"]) + ("" if base == "/ping" else f" (baseline {base}, not /ping)"),
+        ),
+        (
+            "1 API p50 / p99",
+            f"{data['p50_ms']:.1f} ms / {data['p99_ms']:.1f} ms",
+            "p99 ≤ 50 ms",
+            verdict(data["pass"]["p99"]),
+        ),
+        (
+            "1 API rounds stored",
+            f"{data['answered_201']} answered 201, {data['stored']} stored, {data['half_written']} half-written",
+            "no loss",
+            verdict(data["pass"]["stored"]),
+        ),
+    ]
+
+
+def _find(pattern: str, text: str) -> float | None:
+    found = re.search(pattern, text)
+    return float(found.group(1).replace(",", "")) if found else None
+
+
+def stats_rows(text: str | None) -> list[Row]:
+    if text is None:
+        return [("2/3 statistics", "not run", "", "")]
+    median = _find(r"snapshot updated: median ([\d.]+) s", text)
+    ratio = _find(r"ratio ([\d.]+)", text)
+    peak = _find(r"peak memory: ([\d,.]+) MiB RSS", text)
+    rounds = _find(r"history: ([\d,]+) live rounds", text)
+    history = f" ({rounds:,.0f} rounds)" if rounds is not None else ""
+
+    def row(label: str, value: float | None, shown: str, goal: str, ok: bool) -> Row:
+        if value is None:
+            return (label, "no figure in bench_stats output", goal, "?")
+        return (label, shown, goal, verdict(ok))
+
+    return [
+        row("2 stats freshness (median)", median, f"{median} s", "≤ 1 s", median is not None and median <= 1.0),
+        row(f"3 rebuild / raw SQL{history}", ratio, f"{ratio}", "≤ 3", ratio is not None and ratio <= 3.0),
+        row("3 rebuild peak memory", peak, f"{peak:.0f} MiB" if peak else "", "≤ 300 MB", bool(peak and peak <= 300)),
+    ]
+
+
+def pages_rows(data: dict[str, Any] | None) -> list[Row]:
+    if data is None:
+        return [("4 page weight / Lighthouse", "not run", "", "")]
+    rows: list[Row] = [
+        (
+            "4 round entry weight",
+            f"{data['entry_first_kb']:.1f} KB first, {data['entry_repeat_kb']:.1f} KB repeat "
+            f"(heaviest: {data['entry_heaviest'].removeprefix('entry ')})",
+            "≤ 60 KB",
+            verdict(data["pass"]["entry_weight"]),
+        ),
+        (
+            "4 dashboard weight",
+            f"{data['dashboard_first_kb']:.1f} KB first, {data['dashboard_repeat_kb']:.1f} KB repeat",
+            "(reported)",
+            "",
+        ),
+    ]
+    for name, lh in (data.get("lighthouse") or {}).items():
+        rows.append(
+            (
+                f"4 Lighthouse {name.removeprefix('entry ') if name != 'dashboard' else name} (mobile)",
+                f"performance {lh['performance']:.0f}, accessibility {lh['accessibility']:.0f}",
+                "≥ 95 both",
+                verdict(data["pass"][f"lighthouse {name}"]),
+            )
+        )
+    if not data.get("lighthouse"):
+        rows.append(("4 Lighthouse", "not run", "≥ 95 both", ""))
+    return rows
+
+
+def main() -> None:
+    stats = RESULTS / "stats.txt"
+    rows = [
+        *api_rows(_load("api.json")),
+        *stats_rows(stats.read_text() if stats.exists() else None),
+        *pages_rows(_load("pages.json")),
+    ]
+    widths = [max(len(r[i]) for r in [("benchmark", "figure", "goal", "result"), *rows]) for i in range(4)]
+    line = "  ".join(f"{{:<{w}}}" for w in widths)
+    print()
+    print(line.format("benchmark", "figure", "goal", "result"))
+    print(line.format(*("-" * w for w in widths)))
+    for r in rows:
+        print(line.format(*r))
+    print(f"\n(details in {RESULTS}/)")
+
+
+if __name__ == "__main__":
+    main()
