@@ -168,7 +168,11 @@ def problems_for_form(details: list[dict[str, Any]], problems: dict[str, list[st
     seen = set()
     for detail in details:
         name = detail.get("field", "")
-        name = name[len("facts.") :] if name.startswith("facts.") else ("" if name in ("facts", "non_field_errors") else name)
+        name = (
+            name[len("facts.") :]
+            if name.startswith("facts.")
+            else ("" if name in ("facts", "non_field_errors") else name)
+        )
         out.append({"field": name, "text": detail.get("text", ""), "rule": detail.get("rule", "")})
         seen.add(detail.get("text", ""))
     for name, messages in problems.items():

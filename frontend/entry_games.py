@@ -287,7 +287,9 @@ class Sticheln(GameEntry):
         return sticheln_deck.deck_for(c.n, self._variant(c))
 
     def defaults(self, c: EntryContext) -> dict[str, Any]:
-        names = self.HATTRICK + ("face_down",) if self._variant(c) == "hattrick" else ("others", "pain_count", "pain_sum")
+        names = (
+            (*self.HATTRICK, "face_down") if self._variant(c) == "hattrick" else ("others", "pain_count", "pain_sum")
+        )
         out: dict[str, Any] = {}
         for name in names:
             out.update(seat_values(name, [0] * c.n))
@@ -311,14 +313,17 @@ class Sticheln(GameEntry):
             if variant == "heavy":
                 entry["pain"] = chosen
                 entry["chooser"] = [
-                    {"colour": colour, "value": to_int(post.get(f"chooser.{seat}.{i}"))} for i, colour in enumerate(chosen)
+                    {"colour": colour, "value": to_int(post.get(f"chooser.{seat}.{i}"))}
+                    for i, colour in enumerate(chosen)
                 ]
             elif variant == "delayed":
                 entry["pain"] = chosen[0] if chosen else None
             else:
                 entry["pain"] = chosen[0] if chosen else None
                 value = to_int(post.get(f"chooser.{seat}"))
-                entry["chooser"] = {"colour": entry["pain"], "value": value} if entry["pain"] and value is not None else None
+                entry["chooser"] = (
+                    {"colour": entry["pain"], "value": value} if entry["pain"] and value is not None else None
+                )
             seats.append(entry)
         return {"seats": seats}
 

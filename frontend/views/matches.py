@@ -19,7 +19,6 @@ from scoring.models import Match
 
 from .common import error_text, page
 
-
 # --- starting a match -------------------------------------------------------------------------------------
 
 

@@ -99,7 +99,9 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     urls = shell_urls()
     version = hashlib.sha256("|".join(urls).encode()).hexdigest()[:12]
     body = render_to_string(
-        "frontend/sw.js", {"urls": json.dumps(urls), "version": version, "offline_url": reverse("offline")}, request=request
+        "frontend/sw.js",
+        {"urls": json.dumps(urls), "version": version, "offline_url": reverse("offline")},
+        request=request,
     )
     response = HttpResponse(body, content_type="application/javascript; charset=utf-8")
     response["Cache-Control"] = "no-cache"

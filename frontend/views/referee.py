@@ -113,7 +113,9 @@ def _judge(key: str, post: Any, plays: list[str], players: int) -> dict[str, Any
     if key == "njet":
         options["tie_rule"] = post.get("tie_rule") or "english"
     try:
-        result = tricks.referee(key, _setup(key, post), [{"seat": i, "card": _card(p)} for i, p in enumerate(plays)], options=options)
+        result = tricks.referee(
+            key, _setup(key, post), [{"seat": i, "card": _card(p)} for i, p in enumerate(plays)], options=options
+        )
     except InvalidRound as exc:
         problems = [_say(p.msg, dict(p.params), p.text) for p in exc.problems]
         return {"problems": problems}

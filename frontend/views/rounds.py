@@ -59,7 +59,9 @@ def round_new(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         rnd = services.round_record(match=match, facts=facts, user=request.user, idempotency_key=key)
     except services.ServiceError as exc:
-        status = 409 if isinstance(exc, services.Conflict) else 422 if isinstance(exc, services.IdempotencyMismatch) else 400
+        status = (
+            409 if isinstance(exc, services.Conflict) else 422 if isinstance(exc, services.IdempotencyMismatch) else 400
+        )
         if isinstance(exc, services.NotAllowed):
             status = 403
         context = {"match": match, "board": board, **entry.form_context(c, post=request.POST, errors=_errors(exc))}
@@ -119,7 +121,10 @@ def round_edit(request: HttpRequest, match_id: int, number: int) -> HttpResponse
         version = entry.to_int(request.POST.get("version"))
         try:
             services.round_edit(
-                round=rnd, facts=facts, expected_version=version if isinstance(version, int) else None, user=request.user
+                round=rnd,
+                facts=facts,
+                expected_version=version if isinstance(version, int) else None,
+                user=request.user,
             )
         except services.StaleVersion:
             rnd = selectors.round_get(match=match, number=number)

@@ -26,7 +26,11 @@ def rules_page(request: HttpRequest, key: str) -> HttpResponse:
     ruleset = selectors.ruleset_get(key=key)
     lang = _language()
     body = select_template(
-        [f"frontend/rules/{ruleset.key}.{lang}.html", f"frontend/rules/{ruleset.key}.en.html", "frontend/rules/_sections.html"]
+        [
+            f"frontend/rules/{ruleset.key}.{lang}.html",
+            f"frontend/rules/{ruleset.key}.en.html",
+            "frontend/rules/_sections.html",
+        ]
     )
     sections = [{"anchor": a, "title": anchor_title(a)} for a in anchors_of(ruleset.key)]
     context: dict[str, Any] = {
@@ -70,7 +74,9 @@ def _tables(key: str) -> dict[str, Any]:
             {"players": n, "colours": len(row[0]), "low": row[1], "high": row[2], "each": row[3], "unused": row[4]}
             for n, row in deck.CLASSIC_DECKS.items()
         ]
-        hattrick = [{"players": n, "low": row[1], "high": row[2], "each": row[3]} for n, row in deck.HATTRICK_DECKS.items()]
+        hattrick = [
+            {"players": n, "low": row[1], "high": row[2], "each": row[3]} for n, row in deck.HATTRICK_DECKS.items()
+        ]
         return {"sticheln_rows": rows, "hattrick_rows": hattrick}
     if key == "coloretto":
         from scoring.rules import coloretto

@@ -12,7 +12,6 @@ from frontend import entry
 from scoring import rules
 from scoring.selectors import ruleset_list
 
-
 # Sticheln's form takes the quick way (how many pain cards and their sum), whatever way the example used.
 QUICK_WAY = {"sticheln"}
 
