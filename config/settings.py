@@ -184,7 +184,12 @@ CELERY_BEAT_SCHEDULE = {
 
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            # a Redis outage must cost a request milliseconds, not hang it (the throttles then let it through)
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
         if REDIS_URL and not TESTING
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )

@@ -4,16 +4,38 @@ override takes effect at once."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+logger = logging.getLogger(__name__)
+
+
+def _cache_errors() -> tuple[type[BaseException], ...]:
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from redis.exceptions import TimeoutError as RedisTimeoutError
+
+    return (RedisConnectionError, RedisTimeoutError, ConnectionError, TimeoutError, OSError)
+
+
+CACHE_ERRORS = _cache_errors()
 
 
 class _ScopedThrottle(SimpleRateThrottle):
+    """Counts requests in the cache (Redis in production). When the cache cannot be reached the request is
+    let through: a rate limit is a protection, and it must not stop rounds being saved while Redis is down."""
+
     scope = ""
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        try:
+            return super().allow_request(request, view)
+        except CACHE_ERRORS as exc:
+            logger.warning("throttle %s: cache unreachable (%r); request let through", self.scope, exc)
+            return True
 
     def get_rate(self) -> str | None:
         return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)

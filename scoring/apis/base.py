@@ -12,6 +12,7 @@ from rest_framework import exceptions, status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.generics import GenericAPIView
 from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 
 from scoring import selectors
@@ -88,6 +89,8 @@ class ApiSchema(AutoSchema):
             codes += ["401", "403"]
         if "{" in self.path:
             codes.append("404")
+        if self.method in ("POST", "PUT", "PATCH"):
+            codes.append("415")  # the API reads JSON bodies only
         if self.method != "GET" or self.view.throttle_classes != [WriteThrottle]:
             codes.append("429")
         for code in codes:
@@ -103,6 +106,8 @@ class ApiView(GenericAPIView):
     authentication_classes = [TokenAuthentication, SessionAuthentication]
     permission_classes = [Authenticated]
     throttle_classes = [WriteThrottle]
+    # JSON only: one body format to validate and document (the web pages post forms to their own views)
+    parser_classes = [JSONParser]
     schema = ApiSchema()
     pagination_class = Pagination
 

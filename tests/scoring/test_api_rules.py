@@ -208,3 +208,40 @@ def test_writes_are_throttled_per_user_but_reads_are_not(table, client_for, sett
     assert codes == [201, 201, 429]
     assert api.get(url).status_code == 200
     assert client_for(table.owner).post(url, {"name": "Q"}, format="json").status_code == 201
+
+
+def test_the_throttles_let_requests_through_when_the_cache_is_unreachable(table, client_for, settings):
+    """Redis (the cache holding the throttle counters) down must not stop rounds being saved."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens on port 1
+            "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+        }
+    }
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"auth": "3/min", "calculator": "2/min", "writes": "2/min"},
+    }
+    payload = {"players": list("ABCDE"), "facts": njet_facts()}
+    codes = [
+        client_for(None).post("/api/v1/rulesets/njet/score", payload, content_type="application/json").status_code
+        for _ in range(3)
+    ]
+    assert codes == [200, 200, 200]  # not throttled (no counter to read) and no server error
+    match = client_for(table.member).post(
+        f"/api/v1/groups/{table.group.pk}/matches",
+        {"ruleset": "njet", "players": [p.pk for p in table.players]},
+        content_type="application/json",
+    )
+    assert match.status_code == 201, match.json()
+
+
+def test_the_api_reads_json_only(table, client_for):
+    response = client_for(table.member).post(
+        f"/api/v1/groups/{table.group.pk}/matches",
+        data="--x\r\nnot really multipart",
+        content_type="multipart/form-data; boundary=x",
+    )
+    assert response.status_code == 415
+    assert "multipart/form-data" in response.json()["detail"]
