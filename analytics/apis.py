@@ -9,9 +9,9 @@ from rest_framework import serializers
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from scoring import rules
+from scoring.apis.base import ApiView
 
 from . import selectors, services
 from .models import Snapshot
@@ -61,7 +61,14 @@ def _body(snapshot: Snapshot) -> dict[str, Any]:
     }
 
 
-class GroupStatsApi(APIView):
+class _StatsView(ApiView):
+    """Read-only: the shared API base gives token/session auth, 404 for outsiders and the documented errors."""
+
+    pagination_class = None
+    serializer_class = SnapshotSerializer
+
+
+class GroupStatsApi(_StatsView):
     @extend_schema(
         parameters=[*FILTER_PARAMS, OpenApiParameter("game", str, description="a ruleset key: that game's page")],
         responses=SnapshotSerializer,
@@ -81,7 +88,7 @@ class GroupStatsApi(APIView):
         return Response(SnapshotSerializer(_body(snapshot)).data)
 
 
-class PlayerStatsApi(APIView):
+class PlayerStatsApi(_StatsView):
     @extend_schema(parameters=FILTER_PARAMS, responses=SnapshotSerializer, summary="A player's statistics snapshot")
     def get(self, request: Request, player_id: int) -> Response:
         player = selectors.player_visible(user=request.user, player_id=int(player_id))

@@ -83,7 +83,7 @@ class ApiSchema(AutoSchema):
         responses = super()._get_response_bodies(direction)
         public = any(isinstance(p, Public) for p in self.view.get_permissions())
         codes = []
-        if self.method != "GET" or self._get_filter_parameters() or self.view.pagination_class:
+        if self.method != "GET" or self._get_filter_parameters() or self.view.pagination_class or self._takes_query():
             codes.append("400")
         if not public:
             codes += ["401", "403"]
@@ -97,6 +97,13 @@ class ApiSchema(AutoSchema):
             if code not in responses:
                 responses[code] = self._get_response_for_code(ErrorSerializer, code, direction=direction)
         return responses
+
+    def _takes_query(self) -> bool:
+        """Declared query parameters can be malformed: such an operation can answer 400."""
+        return any(
+            isinstance(p, OpenApiParameter) and p.location == OpenApiParameter.QUERY
+            for p in self.get_override_parameters()
+        )
 
 
 class ApiView(GenericAPIView):

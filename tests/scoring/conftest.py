@@ -25,10 +25,8 @@ def _fresh_throttles() -> None:
 
 
 @pytest.fixture(autouse=True)
-def _api_urls(settings: Any) -> None:
-    """Only the API's URLs (the same lines as in config/urls.py; test_urls checks that they are there),
-    and a fast password hasher (the real one takes a noticeable part of a second per user)."""
-    settings.ROOT_URLCONF = "tests.scoring.urls"
+def _fast_passwords(settings: Any) -> None:
+    """A fast password hasher (the real one takes a noticeable part of a second per user)."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 

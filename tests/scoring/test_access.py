@@ -69,6 +69,8 @@ CASES: list[Case] = [
     ("get", G + "/export", None, 200, 200),
     ("get", G + "/export/rounds.csv", None, 200, 200),
     ("post", G + "/import", lambda w: {"format": "nope"}, 403, 400),
+    ("get", G + "/stats", None, 200, 200),
+    ("get", "/api/v1/players/{p}/stats", None, 200, 200),
     ("get", M, None, 200, 200),
     ("patch", M, lambda w: {"options": {"recording": "difference"}, "version": 2}, 200, 200),
     ("delete", M + "?version=2", None, 403, 204),
