@@ -115,6 +115,29 @@ def tie_or(reason: Note, rule: str, play: Play, count: int, *, last_wins: bool =
     return card_note("tricks.equal_last" if last_wins else "tricks.equal_earlier", rule, play, count=count)
 
 
+def tiered_verdict(
+    rule: str,
+    plays: Sequence[Play],
+    tiers: Sequence[int | None],
+    keys: Sequence[Key | None],
+    *,
+    reasons: Mapping[int | None, str],
+    roles: Mapping[int | None, str],
+    last_wins: bool = False,
+) -> Verdict:
+    """The verdict of a trick whose cards fall into tiers (super trump, trump, led colour, none): the strongest
+    key wins, explained by its tier (or by the tie-break when equal cards compete), every card by its role."""
+    ranking = ranked(keys, last_wins=last_wins)
+    win = plays[ranking[0]]
+    reason = card_note(reasons[tiers[win.index]], rule, win, led=plays[0].card.colour)
+    return Verdict(
+        winner=win.index,
+        reason=tie_or(reason, rule, win, equals(keys, ranking), last_wins=last_wins),
+        ranking=ranking,
+        notes=tuple(card_note(roles[t], rule, play) for t, play in zip(tiers, plays, strict=True)),
+    )
+
+
 def follow_check(
     play: Play, lead: Card, follows: Callable[[Card], bool], *, trump: bool, rule: str
 ) -> tuple[bool, Note]:

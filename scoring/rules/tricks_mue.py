@@ -21,12 +21,9 @@ from .tricks_common import (
     Play,
     TrickGame,
     Verdict,
-    card_note,
-    equals,
     follow_check,
     is_int,
-    ranked,
-    tie_or,
+    tiered_verdict,
     trump_ranks,
     unknown_keys,
 )
@@ -155,15 +152,7 @@ class Mue(TrickGame[MueSetup]):
             trump = trump_tier(setup, play.card)
             tiers.append(trump if trump is not None else LED if suit(setup, play.card) == led else None)
         keys = [None if t is None else (t, play.card.value) for t, play in zip(tiers, plays, strict=True)]
-        ranking = ranked(keys)
-        win = plays[ranking[0]]
-        reason = card_note(REASONS[tiers[win.index]], self.rule, win, led=lead.colour)
-        return Verdict(
-            winner=win.index,
-            reason=tie_or(reason, self.rule, win, equals(keys, ranking)),
-            ranking=ranking,
-            notes=tuple(card_note(ROLES[t], self.rule, play) for t, play in zip(tiers, plays, strict=True)),
-        )
+        return tiered_verdict(self.rule, plays, tiers, keys, reasons=REASONS, roles=ROLES)
 
     def follow(self, setup: MueSetup, lead: Card, play: Play) -> tuple[bool, Note]:
         led = suit(setup, lead)

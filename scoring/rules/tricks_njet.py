@@ -25,13 +25,10 @@ from .tricks_common import (
     Play,
     TrickGame,
     Verdict,
-    card_note,
     choice,
     colour_or_none,
-    equals,
     follow_check,
-    ranked,
-    tie_or,
+    tiered_verdict,
     trump_ranks,
 )
 
@@ -116,15 +113,8 @@ class Njet(TrickGame[NjetSetup]):
         lead = plays[0].card
         tiers = [tier(setup, lead, play.card) for play in plays]
         keys = [None if t is None else (t, play.card.value) for t, play in zip(tiers, plays, strict=True)]
-        last_wins = not setup.hungarian
-        ranking = ranked(keys, last_wins=last_wins)
-        win = plays[ranking[0]]
-        reason = card_note(REASONS[tiers[win.index]], self.rule, win, led=lead.colour)
-        return Verdict(
-            winner=win.index,
-            reason=tie_or(reason, self.rule, win, equals(keys, ranking), last_wins=last_wins),
-            ranking=ranking,
-            notes=tuple(card_note(ROLES[t], self.rule, play) for t, play in zip(tiers, plays, strict=True)),
+        return tiered_verdict(
+            self.rule, plays, tiers, keys, reasons=REASONS, roles=ROLES, last_wins=not setup.hungarian
         )
 
     def follow(self, setup: NjetSetup, lead: Card, play: Play) -> tuple[bool, Note]:
