@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import NoReverseMatch, reverse
 
-from scoring.services import ServiceError, ValidationFailed
+from scoring.services import ServiceError, StaleVersion, ValidationFailed
 
 
 def stats_url(name: str, *args: Any) -> str | None:
@@ -27,6 +27,8 @@ def error_text(error: ServiceError) -> str:
     """One readable line for a service error (field messages joined)."""
     if isinstance(error, ValidationFailed):
         return " ".join(message for messages in error.problems.values() for message in messages)
+    if isinstance(error, StaleVersion):
+        return error.message()
     return str(error)
 
 

@@ -216,20 +216,22 @@ def match_undo(request: HttpRequest, match_id: int) -> HttpResponse:
     )
 
 
+def _versioned_action(request: HttpRequest, match_id: int, service: Any, done: str) -> HttpResponse:
+    """A match action that needs the version the form was rendered with (a stale form gets a 409-style message)."""
+    version = entry.to_int(request.POST.get("version"))
+    if not isinstance(version, int):
+        raise Http404
+    return _match_action(
+        request, match_id, lambda m: service(match=m, expected_version=version, user=request.user), done
+    )
+
+
 @login_required
 @require_POST
 def match_finish(request: HttpRequest, match_id: int) -> HttpResponse:
     from django.utils.translation import gettext
 
-    version = entry.to_int(request.POST.get("version"))
-    if not isinstance(version, int):
-        raise Http404
-    return _match_action(
-        request,
-        match_id,
-        lambda m: services.match_finish(match=m, expected_version=version, user=request.user),
-        gettext("The match is finished."),
-    )
+    return _versioned_action(request, match_id, services.match_finish, gettext("The match is finished."))
 
 
 @login_required
@@ -237,12 +239,4 @@ def match_finish(request: HttpRequest, match_id: int) -> HttpResponse:
 def match_reopen(request: HttpRequest, match_id: int) -> HttpResponse:
     from django.utils.translation import gettext
 
-    version = entry.to_int(request.POST.get("version"))
-    if not isinstance(version, int):
-        raise Http404
-    return _match_action(
-        request,
-        match_id,
-        lambda m: services.match_reopen(match=m, expected_version=version, user=request.user),
-        gettext("The match is open again."),
-    )
+    return _versioned_action(request, match_id, services.match_reopen, gettext("The match is open again."))

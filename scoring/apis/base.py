@@ -181,11 +181,7 @@ class ApiView(GenericAPIView):
         if isinstance(exc, exceptions.ValidationError):
             return invalid(flatten(exc.detail))
         if isinstance(exc, StaleVersion):
-            body = {
-                "detail": gettext("Someone changed this in the meantime (you had version %(old)s, it is now %(new)s).")
-                % {"old": exc.expected, "new": exc.current},
-                "current": self.current(exc.obj),
-            }
+            body = {"detail": exc.message(), "current": self.current(exc.obj)}
             return Response(body, status=status.HTTP_409_CONFLICT)
         if isinstance(exc, Conflict):
             return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)

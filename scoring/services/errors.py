@@ -66,6 +66,15 @@ class StaleVersion(Conflict):
         self.obj = obj
         super().__init__(f"version {expected} is stale; the current version is {current}")
 
+    def message(self) -> str:
+        """The sentence shown to people (translated), for the API and the pages alike."""
+        from django.utils.translation import gettext
+
+        return gettext("Someone changed this in the meantime (you had version %(old)s, it is now %(new)s).") % {
+            "old": self.expected,
+            "new": self.current,
+        }
+
 
 class IdempotencyMismatch(ServiceError):
     """An Idempotency-Key was reused for a different request (HTTP 422)."""
