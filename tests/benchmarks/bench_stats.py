@@ -180,6 +180,8 @@ def main() -> None:
         raise SystemExit("set DATABASE_URL to PostgreSQL and REDIS_URL to Redis")
     if args.generate:
         call_command("generate_history", rounds=args.rounds, players=args.players, groups=args.groups, seed=1)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")  # a history kept from an earlier run may never have been analysed
     rounds = Round.objects.filter(deleted_at__isnull=True).count()
     raw = raw_aggregate_seconds()
     rebuild, peak_kib = rebuild_in_child()

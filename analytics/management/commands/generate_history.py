@@ -94,6 +94,7 @@ class Command(BaseCommand):
                 raise CommandError(f"no user called {opts['member']!r}")
         synth_groups = self._groups(rng, groups, players, member)
         made = self._history(rng, synth_groups, rounds, opts)
+        self._analyze()
         self.stdout.write(
             f"generated {made['rounds']:,} rounds in {made['matches']:,} matches "
             f"({made['open']:,} open) for {players:,} players in {groups:,} groups"
@@ -104,6 +105,15 @@ class Command(BaseCommand):
             services.stats_rebuild_all(progress=lambda done, total: progress.update(done))
             progress.close(groups)
             self.stdout.write(f"statistics rebuilt in {time.monotonic() - started:.1f} s")
+
+    def _analyze(self) -> None:
+        """Refresh the planner's statistics after a bulk load: autovacuum may not have seen the new rows yet,
+        and with none the planner picks nested loops over whole tables for the statistics queries."""
+        from django.db import connection
+
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE")
 
     # --- setup ----------------------------------------------------------------------------------------------
 
