@@ -16,3 +16,5 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("", include("frontend.urls")),
 ]
+
+handler500 = "config.views.server_error"
