@@ -22,8 +22,15 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e ".[dev]"
 	touch $(VENV)/.installed $@
 
-venv: $(VENV)/.installed
-venv-dev: $(VENV)/.installed-dev
+## the browser libraries (htmx, the partial plotly.js bundle) from npm, served from frontend/node_modules
+BROWSER_DEPS := frontend/node_modules/.installed
+$(BROWSER_DEPS): frontend/package.json
+	@command -v npm >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null)
+	npm install --prefix frontend --no-package-lock --no-audit --no-fund --loglevel=error
+	touch $@
+
+venv: $(VENV)/.installed $(BROWSER_DEPS)
+venv-dev: $(VENV)/.installed-dev $(BROWSER_DEPS)
 
 ## make run: set up and serve the app on http://127.0.0.1:8000 (SQLite, Celery eager)
 run: venv
@@ -62,7 +69,7 @@ superuser: venv
 	$(BIN)/python manage.py createsuperuser
 
 clean:
-	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .mypy_cache .ruff_cache .coverage
+	rm -rf $(VENV) frontend/node_modules db.sqlite3 staticfiles .pytest_cache .mypy_cache .ruff_cache .coverage
 
 ## make bench: the issue-8 benchmarks against the prod-up stack (wrk, Lighthouse and Chromium), summary table last;
 ## BENCH_SKIP_STATS=1 leaves out the 1 000 000-round statistics benchmark (long: it generates its history once)

@@ -220,6 +220,12 @@ USE_TZ = True
 # --- static -----------------------------------------------------------------------
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# The browser libraries come from npm (frontend/package.json; `make` installs them), not from copies in the tree.
+BROWSER_DEPS = BASE_DIR / "frontend" / "node_modules"
+STATICFILES_DIRS = [
+    ("vendor/htmx", BROWSER_DEPS / "htmx.org" / "dist"),
+    ("vendor/plotly", BROWSER_DEPS / "plotly.js-basic-dist-min"),
+]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

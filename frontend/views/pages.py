@@ -26,7 +26,7 @@ from .common import page
 SHELL_ASSETS = (
     "frontend/app.css",
     "frontend/app.js",
-    "frontend/htmx.min.js",
+    "vendor/htmx/htmx.min.js",
     "frontend/icons/icon.svg",
     "frontend/icons/icon-192.png",
 )

@@ -45,7 +45,7 @@ def test_dashboards_show_snapshots_to_members_only(history: Table, client: Any, 
     response = client.get(url)
     assert response.status_code == 200
     html = response.content.decode()
-    assert "Updated" in html and "plotly-basic-4.1.1.min.js" in html
+    assert "Updated" in html and "vendor/plotly/plotly-basic.min.js" in html
     charts = _charts(html)
     assert charts, "no figures"
     for chart in charts:
