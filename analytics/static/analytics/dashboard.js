@@ -2,10 +2,28 @@
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("stats-charts").textContent);
-  data.charts.forEach(function (chart) {
+  function draw(chart) {
     var el = document.getElementById(chart.id);
     if (el && window.Plotly) { window.Plotly.newPlot(el, chart.figure.data, chart.figure.layout, data.config); }
-  });
+  }
+  // Draw a figure when it comes near the screen, each in its own task: a phone does not block on a dozen
+  // figures it has not scrolled to yet.
+  if ("IntersectionObserver" in window) {
+    var byId = {};
+    var seen = new IntersectionObserver(function (entries) {
+      entries.forEach(function (entry) {
+        if (!entry.isIntersecting) { return; }
+        seen.unobserve(entry.target);
+        window.setTimeout(function () { draw(byId[entry.target.id]); }, 0);
+      });
+    }, { rootMargin: "300px 0px" });
+    data.charts.forEach(function (chart) {
+      var el = document.getElementById(chart.id);
+      if (el) { byId[chart.id] = chart; seen.observe(el); }
+    });
+  } else {
+    data.charts.forEach(draw);
+  }
   var status = document.getElementById("stats-status");
   if (!status || !status.dataset.pending) { return; }
   var bar = document.getElementById("stats-progress");

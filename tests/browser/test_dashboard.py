@@ -1,0 +1,36 @@
+"""The statistics dashboard on a 360 px phone: figures drawn as they scroll into view, no horizontal scrolling."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring import services
+from tests.browser.helpers import shot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_group_dashboard_on_a_phone(page: Any, group: Any, players: Any, user: Any) -> None:
+    # three finished one-game Abluxxen matches (Celery runs eagerly here: the snapshots follow at once)
+    for fronts, hands in (((9, 5, 3), (0, 2, 4)), ((4, 8, 6), (3, 0, 1)), ((7, 7, 2), (1, 0, 5))):
+        match = services.match_create(
+            group=group, ruleset="abluxxen", options={}, player_ids=[p.pk for p in players[:3]], user=user
+        )
+        services.round_record(match=match, facts={"front": list(fronts), "hand": list(hands), "end": "out"}, user=user)
+    page.goto(f"/stats/groups/{group.pk}/")
+    expect(page.locator("h1")).to_have_text("Friday table")
+    expect(page.locator("body")).to_contain_text("3 matches")
+    figures = page.locator(".stats-figure")
+    assert figures.count() >= 2
+    last = figures.nth(figures.count() - 1)
+    last.scroll_into_view_if_needed()
+    expect(last.locator(".main-svg").first).to_be_attached(timeout=10_000)  # plotly drew it
+    for i in range(figures.count()):
+        figures.nth(i).scroll_into_view_if_needed()
+        expect(figures.nth(i).locator(".main-svg").first).to_be_attached(timeout=10_000)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    shot(page, "dashboard-group")
+    assert page.js_errors == []
