@@ -1,10 +1,25 @@
-/* Draw the dashboard's Plotly figures and follow a running recomputation. */
+/* Draw the dashboard's Plotly figures (loading plotly.js on first need) and follow a running recomputation. */
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("stats-charts").textContent);
+  var plotlyUrl = document.currentScript && document.currentScript.dataset.plotly;
+  var waiting = [];
+  function withPlotly(fn) {
+    if (window.Plotly) { fn(); return; }
+    waiting.push(fn);
+    if (waiting.length > 1 || !plotlyUrl) { return; }
+    var script = document.createElement("script");
+    script.src = plotlyUrl;
+    script.onload = function () {
+      waiting.splice(0).forEach(function (f) { window.setTimeout(f, 0); });
+    };
+    document.head.appendChild(script);
+  }
   function draw(chart) {
     var el = document.getElementById(chart.id);
-    if (el && window.Plotly) { window.Plotly.newPlot(el, chart.figure.data, chart.figure.layout, data.config); }
+    if (el) {
+      withPlotly(function () { window.Plotly.newPlot(el, chart.figure.data, chart.figure.layout, data.config); });
+    }
   }
   // Draw a figure when it comes near the screen, each in its own task: a phone does not block on a dozen
   // figures it has not scrolled to yet.
