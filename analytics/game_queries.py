@@ -17,7 +17,7 @@ from scoring.models import Match, Round, Score
 
 from .models import MatchStanding
 from .queries import where
-from .sql import Expr, explanation_has, jarray, jelem_int, jelem_text, jget, jget_int, jobject, rows
+from .sql import Expr, explanation_has, fence, jarray, jelem_int, jelem_text, jget, jget_int, jobject, rows
 from .stats import StatsFilter, num, ratio
 
 ST = MatchStanding._meta.db_table
@@ -334,16 +334,19 @@ def _pain_line(row: Mapping[str, Any]) -> dict[str, Any]:
 
 def _coloretto(group_id: int, flt: StatsFilter) -> dict[str, Any]:
     base, params = _base(group_id, flt, "coloretto")
-    obj_join, key, value = jobject("r.facts", [], "c")
-    colours_base, _same = _base(group_id, flt, "coloretto", joins=obj_join)
-    count = jget_int(value, SEAT)
+    obj_join, key, value = jobject("y.facts", [], "c")
+    count = jget_int(value, Expr("y.seat"))
+    # The seats of the group's Coloretto rounds first, fenced off (OFFSET 0): a set-returning JSON expansion
+    # joined straight into the big join makes PostgreSQL expect ~100 rows per round and scan every round of
+    # every group (1.4 s instead of 30 ms on a 1M-round history).
     profile = rows(
         f"""
         SELECT x.player_id, CASE WHEN x.n >= 6 THEN 6 ELSE x.n END AS cards, COUNT(*) AS colours
         FROM (
-            SELECT sc.player_id, {count} AS n
-            {colours_base}
-              AND {key} NOT IN ('jokers', 'plus_twos', 'removed_colour')
+            SELECT y.player_id, {count} AS n
+            FROM (SELECT sc.player_id, sc.seat, r.facts {base} {fence()}) y
+            {obj_join}
+            WHERE {key} NOT IN ('jokers', 'plus_twos', 'removed_colour')
         ) x WHERE x.n > 0
         GROUP BY x.player_id, CASE WHEN x.n >= 6 THEN 6 ELSE x.n END ORDER BY x.player_id, cards
         """,

@@ -138,3 +138,22 @@ class RatingHistory(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} {self.ruleset}: {self.ordinal:.2f}"
+
+
+class StandingsVersion(models.Model):
+    """A random token that changes with every change to a group's standings and ratings.
+
+    Standings and ratings are everything a snapshot reads except the live rounds of open matches.  The
+    worker gives the group a new token whenever it rewrites a finished match's standings or replays ratings,
+    and caches the group's aggregated rows under the token; a round entered into an open match (which moves
+    only the live figures) then reruns the live queries alone and reuses the rest.  A random token rather
+    than a counter, so that rows cached for another database (a reset, a test) can never match.
+    """
+
+    group = models.OneToOneField(
+        "scoring.Group", on_delete=models.CASCADE, primary_key=True, db_constraint=False, related_name="+"
+    )
+    token = models.CharField(max_length=32)
+
+    def __str__(self) -> str:
+        return f"standings {self.group_id} {self.token}"

@@ -119,6 +119,11 @@ def explanation_has(column: str, msg: str) -> tuple[str, list[Any]]:
     return (f"EXISTS (SELECT 1 FROM json_each({column}) AS ex WHERE json_extract(ex.value, '$.msg') = %s)", [msg])
 
 
+def fence() -> str:
+    """Ends a subquery that the planner must run on its own, before the joins around it (``OFFSET 0``)."""
+    return "OFFSET 0" if is_postgres() else "LIMIT -1 OFFSET 0"
+
+
 def month(column: str) -> str:
     """'YYYY-MM' of a timestamp column (UTC)."""
     if is_postgres():

@@ -117,3 +117,23 @@ def test_abluxxen_tie_is_broken_by_the_rules_not_by_points(table: Table) -> None
     assert won == {a.pk: False, b.pk: True, c.pk: False}
     ranks = dict(MatchStanding.objects.values_list("player_id", "rank"))
     assert ranks == {b.pk: 1, a.pk: 2, c.pk: 3}
+
+
+def test_coloretto_colour_profile_matches_a_python_reference(table: Table) -> None:
+    """Per player: how many colours they ended rounds with at each card count (6 = 6 or more)."""
+    from analytics import game_queries
+    from scoring.models import Score
+    from tests.analytics.helpers import play
+
+    rng = Random(8)
+    for seats in (table.players[:3], table.players[1:5], table.players[:5]):
+        play(table, "coloretto", seats, rng)
+    services.stats_rebuild_group(group_id=table.group.pk)
+    expected: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    live = Score.objects.filter(round__deleted_at__isnull=True, match__ruleset="coloretto", match__state="finished")
+    for player_id, seat, facts in live.values_list("player_id", "seat", "round__facts"):
+        for colour, counts in facts.items():
+            if colour not in {"jokers", "plus_twos", "removed_colour"} and counts[seat] > 0:
+                expected[player_id][str(min(counts[seat], 6))] += 1
+    found = game_queries.specific(table.group.pk, StatsFilter(), ["coloretto"])["coloretto"]
+    assert expected and {p: line["profile"] for p, line in found["players"].items()} == expected
