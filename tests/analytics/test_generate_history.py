@@ -60,3 +60,26 @@ def test_generate_history_rebuilds_the_statistics_when_asked() -> None:
     )  # fmt: skip
     group = Snapshot.objects.get(scope="group")
     assert not group.stale and group.payload["summary"]["rounds"] > 0
+
+
+@pytest.mark.django_db
+def test_without_rebuild_the_history_is_left_for_the_catch_up() -> None:
+    """Bulk-written rounds bypass the services, so the command itself marks the groups for the workers."""
+    from analytics import services
+    from analytics.models import MatchStanding, StatsDirty
+    from config.celery import app
+
+    eager, app.conf.task_always_eager = app.conf.task_always_eager, False  # as with a real worker
+    out = io.StringIO()
+    try:
+        call_command("generate_history", rounds=150, players=8, groups=2, seed=9, stdout=out, stderr=io.StringIO())
+    finally:
+        app.conf.task_always_eager = eager
+    assert "marked out of date" in out.getvalue()
+    dirty = set(StatsDirty.objects.values_list("group_id", "match_id"))
+    assert dirty == {(g, StatsDirty.WHOLE_GROUP) for g in Match.objects.values_list("group_id", flat=True)}
+    assert not MatchStanding.objects.exists()
+    services.stats_catch_up()
+    finished = Match.objects.filter(state=Match.State.FINISHED).count()
+    assert MatchStanding.objects.values("match_id").distinct().count() == finished > 0
+    assert not StatsDirty.objects.exists()
