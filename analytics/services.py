@@ -137,21 +137,79 @@ def stats_mark_group_stale(*, group_id: int) -> None:
     _mark(Q(group_id=group_id))
 
 
+# A refresh that is queued but has not started yet will see every change made before it starts, so while one is
+# waiting for a worker there is no need to queue another: under a stream of rounds into one group the workers
+# then do one refresh per burst instead of one per round.  The mark lives in the broker's Redis (shared by the
+# web processes and the workers) and expires by itself, so a lost task costs at most this long.
+QUEUED_MARK_SECONDS = 60
+_redis_client: Any = None
+
+
+def _queue_marks() -> Any:
+    """The Redis holding the "refresh queued" marks, or None (Celery eager or no Redis: nothing is queued)."""
+    global _redis_client
+    from django.conf import settings
+
+    from config.celery import app
+
+    if app.conf.task_always_eager or not settings.REDIS_URL:
+        return None
+    if _redis_client is None:
+        import redis
+
+        _redis_client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=0.5, socket_connect_timeout=0.5)
+    return _redis_client
+
+
+def _queued_key(group_id: int) -> str:
+    return f"stats:queued:{connection.settings_dict['NAME']}:{group_id}"
+
+
+def _queued_claim(group_id: int) -> bool:
+    """True when this caller must queue the refresh (no refresh of the group is waiting for a worker)."""
+    marks = _queue_marks()
+    if marks is None:
+        return True
+    try:
+        return bool(marks.set(_queued_key(group_id), 1, nx=True, ex=QUEUED_MARK_SECONDS))
+    except Exception:  # Redis trouble: queue anyway (the publish will say whether the broker is there)
+        return True
+
+
+def _queued_release(group_id: int) -> None:
+    """Called when a refresh starts (or could not be queued): later changes must queue a new one."""
+    marks = _queue_marks()
+    if marks is None:
+        return
+    try:
+        marks.delete(_queued_key(group_id))
+    except Exception as exc:
+        logger.warning("stats: cannot clear the queued mark of group %s (%r); it expires by itself", group_id, exc)
+
+
 def stats_enqueue(*, group_id: int) -> bool:
-    """Queue the recomputation of a group; never raises (a broker outage is logged and caught up later)."""
+    """Queue the recomputation of a group; never raises (a broker outage is logged and caught up later).
+
+    Returns False when nothing could be queued; True when a refresh is queued (by this call or an earlier one
+    that has not started yet).
+    """
     global _broker_down_until
     if time.monotonic() < _broker_down_until:
         logger.warning("stats: broker recently unreachable; group %s left stale for the catch-up", group_id)
         return False
+    if not _queued_claim(group_id):
+        return True
     from . import tasks
 
     try:
         tasks.stats_refresh_group.delay(group_id)
     except BROKER_ERRORS as exc:
+        _queued_release(group_id)
         _broker_down_until = time.monotonic() + BROKER_BACKOFF_SECONDS
         logger.warning("stats: cannot queue the refresh of group %s (%r); the catch-up will do it", group_id, exc)
         return False
     except Exception:
+        _queued_release(group_id)
         logger.exception("stats: refreshing group %s failed; the catch-up will retry", group_id)
         return False
     return True
@@ -398,6 +456,7 @@ def _refresh_snapshots(group_id: int, *, start: float = 0.0) -> int:
 
 def stats_group_refresh(*, group_id: int) -> int:
     """Bring a group's standings, ratings and stale snapshots up to date (idempotent); returns snapshots written."""
+    _queued_release(group_id)  # from here on, a new change needs a new refresh
     if not Group.objects.filter(pk=group_id).exists():
         StatsDirty.objects.filter(group_id=group_id).delete()
         return 0

@@ -286,3 +286,33 @@ def test_an_unreachable_rows_cache_costs_a_full_run_not_a_failed_refresh(
         abluxxen(table, [a, b, c], [3, 9, 7], [2, 0, 1])
     group = Snapshot.objects.get(key=f"group:{table.group.pk}|all")
     assert not group.stale and group.payload["summary"]["matches"] == 2
+
+
+def test_a_refresh_waiting_for_a_worker_is_not_queued_twice(
+    table: Table, django_capture_on_commit_callbacks: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rounds arriving while a refresh of their group waits in the queue ride on it; once it starts, the next
+    round queues a new one.  The mark is in the broker's Redis, shared by web processes and workers."""
+    from analytics import tasks
+
+    queued: list[int] = []
+    monkeypatch.setattr(tasks.stats_refresh_group, "delay", queued.append)
+    services._queued_release(table.group.pk)
+    a, b, c = table.players[:3]
+    old, app.conf.task_always_eager = app.conf.task_always_eager, False
+    try:
+        assert services._queue_marks() is not None, "needs REDIS_URL (the tests run against a real Redis)"
+        with django_capture_on_commit_callbacks(execute=True):
+            abluxxen(table, [a, b, c], [10, 6, 4], [0, 2, 3])
+        with django_capture_on_commit_callbacks(execute=True):
+            abluxxen(table, [a, b, c], [3, 9, 7], [2, 0, 1])
+        assert queued == [table.group.pk]  # the second round found the first refresh still waiting
+        assert Snapshot.objects.get(key=f"group:{table.group.pk}|all").stale
+        services.stats_group_refresh(group_id=table.group.pk)  # the worker takes it: both rounds are in
+        assert Snapshot.objects.get(key=f"group:{table.group.pk}|all").payload["summary"]["matches"] == 2
+        with django_capture_on_commit_callbacks(execute=True):
+            abluxxen(table, [a, b, c], [5, 5, 5], [0, 1, 1])
+        assert queued == [table.group.pk, table.group.pk]
+    finally:
+        app.conf.task_always_eager = old
+        services._queued_release(table.group.pk)
