@@ -463,6 +463,9 @@ def specific(group_id: int, flt: StatsFilter, rulesets: Iterable[str]) -> dict[s
     return {key: SPECIFIC[key](group_id, flt) for key in sorted(set(rulesets)) if key in SPECIFIC}
 
 
+SYNERGY_GAMES = ("njet", "mue")  # the games with partnerships worth a synergy table, in output order
+
+
 def synergy(group_id: int, flt: StatsFilter, rulesets: Iterable[str]) -> list[dict[str, Any]]:
     """Who wins with whom: NJET teammates (team won the round) and MÜ chief + partner (target made)."""
     played = set(rulesets)

@@ -141,19 +141,26 @@ class RatingHistory(models.Model):
 
 
 class StandingsVersion(models.Model):
-    """A random token that changes with every change to a group's standings and ratings.
+    """Random tokens that change with every change to a group's standings and ratings.
 
-    Standings and ratings are everything a snapshot reads except the live rounds of open matches.  The
-    worker gives the group a new token whenever it rewrites a finished match's standings or replays ratings,
-    and caches the group's aggregated rows under the token; a round entered into an open match (which moves
-    only the live figures) then reruns the live queries alone and reuses the rest.  A random token rather
-    than a counter, so that rows cached for another database (a reset, a test) can never match.
+    Standings and ratings are everything a snapshot reads except the live rounds of open matches.  The worker
+    gives the group a new ``token`` whenever it rewrites a finished match's standings or replays ratings, and
+    a new per-game token (``games``) for the games concerned; a rebuild of the whole group renews ``epoch``,
+    the token of every game without one of its own.  The group's aggregated rows are cached with the tokens
+    they were computed under, so a round entered into an open match reruns only the live queries, and a
+    finished match reruns the group-wide queries and its own game's, reusing the other games' figures.
+    Random tokens rather than counters, so that rows cached for another database can never match.
     """
 
     group = models.OneToOneField(
         "scoring.Group", on_delete=models.CASCADE, primary_key=True, db_constraint=False, related_name="+"
     )
     token = models.CharField(max_length=32)
+    epoch = models.CharField(max_length=32)
+    games = models.JSONField(default=dict)  # ruleset -> token
 
     def __str__(self) -> str:
         return f"standings {self.group_id} {self.token}"
+
+    def game_token(self, ruleset: str) -> str:
+        return str(self.games.get(ruleset, self.epoch))

@@ -188,10 +188,14 @@ def live_players(group_id: int) -> list[dict[str, Any]]:
     )
 
 
-def ratings_current(group_id: int, flt: StatsFilter) -> list[dict[str, Any]]:
-    """Per game and player: the rating after the last rated match up to the end of the period."""
+def ratings_current(group_id: int, flt: StatsFilter, *, ruleset: str | None = None) -> list[dict[str, Any]]:
+    """Per game (or for ``ruleset`` only) and player: the rating after the last rated match up to the end of
+    the period."""
     params: list[Any] = [group_id]
     cond = "h.group_id = %s"
+    if ruleset is not None:
+        cond += " AND h.ruleset = %s"
+        params.append(ruleset)
     bounds = flt.bounds()
     if bounds is not None:
         cond += " AND h.finished_at < %s"
@@ -211,9 +215,13 @@ def ratings_current(group_id: int, flt: StatsFilter) -> list[dict[str, Any]]:
     )
 
 
-def ratings_history(group_id: int, flt: StatsFilter) -> list[dict[str, Any]]:
-    """Per game and player, the rating after each match in the period (the last of each month when long)."""
+def ratings_history(group_id: int, flt: StatsFilter, *, ruleset: str | None = None) -> list[dict[str, Any]]:
+    """Per game (or for ``ruleset`` only) and player, the rating after each match in the period (the last of
+    each month when long)."""
     cond, params = where("h", group_id, flt, players=False)
+    if ruleset is not None:
+        cond += " AND h.ruleset = %s"
+        params.append(ruleset)
     m = month("h.finished_at")
     return rows(
         f"""

@@ -11,9 +11,8 @@ from typing import Any
 
 import pytest
 
-from analytics import payloads, services
-from analytics.models import MatchStanding, RatingHistory, Snapshot, StandingsVersion, StatsDirty
-from analytics.stats import StatsFilter
+from analytics import services
+from analytics.models import MatchStanding, RatingHistory, Snapshot, StatsDirty
 from config.celery import app
 from scoring import services as scoring
 from scoring.models import Round
@@ -221,71 +220,6 @@ def test_beat_runs_the_catch_up_every_minute_and_a_nightly_rebuild() -> None:
     assert schedule[tasks.stats_catch_up.name] == 60.0
     assert tasks.stats_rebuild_all.name in schedule
     assert tasks.stats_refresh_group.acks_late and tasks.stats_catch_up.acks_late
-
-
-def test_a_round_in_an_open_match_reruns_only_the_live_queries(
-    table: Table, django_capture_on_commit_callbacks: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Standings and ratings did not move, so the cached aggregates are reused; the live figures are new."""
-    rng = Random(5)
-    a, b, c, d = table.players[:4]
-    with django_capture_on_commit_callbacks(execute=True):
-        abluxxen(table, [a, b, c], [10, 6, 4], [0, 2, 3])
-        open_match = play(table, "njet", [a, b, c, d], rng, rounds=1)
-    token = StandingsVersion.objects.get(group_id=table.group.pk).token
-    before = Snapshot.objects.get(key=f"group:{table.group.pk}|all").payload
-
-    def full_run(*_args: Any, **_kwargs: Any) -> Any:
-        raise AssertionError("the full set of aggregates ran although no standing moved")
-
-    monkeypatch.setattr(services, "group_rows", full_run)
-    played = synthetic_rounds(open_match, rng)
-    with django_capture_on_commit_callbacks(execute=True):
-        scoring.round_record(match=open_match, facts=played, user=table.owner)
-    after = Snapshot.objects.get(key=f"group:{table.group.pk}|all")
-    assert not after.stale
-    assert after.payload["summary"]["rounds_entered"] == before["summary"]["rounds_entered"] + 1
-    assert StandingsVersion.objects.get(group_id=table.group.pk).token == token
-    monkeypatch.undo()
-    fresh = services.group_rows(table.group.pk, StatsFilter())
-    assert differences(after.payload, payloads.build(fresh, players=[], games=[])["group"]) == []
-
-
-def synthetic_rounds(match: Any, rng: Random) -> dict[str, Any]:
-    """The facts of one more NJET round for ``match`` (a fresh synthetic match's first round)."""
-    from analytics import synthetic
-
-    played = synthetic.play_match(rng, match.ruleset, [1.0] * match.seats.count(), rounds=1)
-    return played.rounds[0][0]
-
-
-def test_a_finished_match_gives_the_group_a_new_standings_token(
-    table: Table, django_capture_on_commit_callbacks: Callable[..., Any]
-) -> None:
-    a, b, c = table.players[:3]
-    with django_capture_on_commit_callbacks(execute=True):
-        abluxxen(table, [a, b, c], [10, 6, 4], [0, 2, 3])
-    token = StandingsVersion.objects.get(group_id=table.group.pk).token
-    with django_capture_on_commit_callbacks(execute=True):
-        abluxxen(table, [a, b, c], [3, 9, 7], [2, 0, 1])
-    assert StandingsVersion.objects.get(group_id=table.group.pk).token != token
-    assert Snapshot.objects.get(key=f"player:{c.pk}|all").payload["overall"]["matches"] == 2
-
-
-def test_an_unreachable_rows_cache_costs_a_full_run_not_a_failed_refresh(
-    table: Table, django_capture_on_commit_callbacks: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    def down(*_args: Any, **_kwargs: Any) -> Any:
-        raise ConnectionError("cache down")
-
-    monkeypatch.setattr(services.cache, "get", down)
-    monkeypatch.setattr(services.cache, "set", down)
-    a, b, c = table.players[:3]
-    with django_capture_on_commit_callbacks(execute=True):
-        abluxxen(table, [a, b, c], [10, 6, 4], [0, 2, 3])
-        abluxxen(table, [a, b, c], [3, 9, 7], [2, 0, 1])
-    group = Snapshot.objects.get(key=f"group:{table.group.pk}|all")
-    assert not group.stale and group.payload["summary"]["matches"] == 2
 
 
 def test_a_refresh_waiting_for_a_worker_is_not_queued_twice(

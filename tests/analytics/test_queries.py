@@ -6,7 +6,7 @@ from collections import defaultdict
 from datetime import UTC, datetime
 from random import Random
 
-from analytics import services
+from analytics import grouprows, services
 from analytics.models import MatchStanding
 from analytics.stats import StatsFilter, h_index
 from scoring.models import Match
@@ -53,7 +53,7 @@ def test_streaks_h_index_and_head_to_head_match_a_python_reference(table: Table)
                     cell[1] += ranks[(match_id, pid)] < ranks[(match_id, other)]
                     cell[2] += ranks[(match_id, pid)] > ranks[(match_id, other)]
 
-    rows = services.group_rows(table.group.pk, StatsFilter())
+    rows = grouprows.group_rows(table.group.pk, StatsFilter())
     streaks = {r["player_id"]: r for r in rows.streaks_all}
     for pid, seq in results.items():
         runs = _runs(seq)
@@ -93,7 +93,7 @@ def test_scores_and_filters(table: Table) -> None:
     Match.objects.filter(pk=m2.pk).update(finished_at=datetime(2025, 5, 1, tzinfo=UTC))
     services.stats_rebuild_group(group_id=table.group.pk)
 
-    every = {r["player_id"]: r for r in services.group_rows(table.group.pk, StatsFilter()).player_games}
+    every = {r["player_id"]: r for r in grouprows.group_rows(table.group.pk, StatsFilter()).player_games}
     assert (every[a.pk]["matches"], every[a.pk]["wins"], every[a.pk]["best_total"], every[a.pk]["worst_total"]) == (
         2,
         1,
@@ -101,9 +101,9 @@ def test_scores_and_filters(table: Table) -> None:
         3,
     )
     assert every[b.pk]["points"] == 13 and every[b.pk]["rounds"] == 2
-    in_2025 = {r["player_id"]: r for r in services.group_rows(table.group.pk, StatsFilter(year=2025)).player_games}
+    in_2025 = {r["player_id"]: r for r in grouprows.group_rows(table.group.pk, StatsFilter(year=2025)).player_games}
     assert in_2025[a.pk]["matches"] == 1 and in_2025[a.pk]["wins"] == 0 and in_2025[b.pk]["wins"] == 1
-    three = services.group_rows(table.group.pk, StatsFilter(players=3))
+    three = grouprows.group_rows(table.group.pk, StatsFilter(players=3))
     assert {r["player_id"] for r in three.player_games} == {a.pk, b.pk, c.pk}
     assert {r["year"] for r in three.filters} == {"2024", "2025"}
 

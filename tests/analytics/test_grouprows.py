@@ -1,0 +1,157 @@
+"""The cached rows of a group: what a refresh reruns after each kind of change, and that it answers the same."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from random import Random
+from typing import Any
+
+import pytest
+
+from analytics import grouprows, payloads, services, synthetic
+from analytics.models import Snapshot, StandingsVersion
+from analytics.stats import StatsFilter
+from scoring import services as scoring
+from scoring.models import Match
+from tests.analytics.helpers import Table, abluxxen, differences, play
+
+
+@pytest.fixture
+def ran(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, list[str]]]:
+    """Records which parts of the rows each refresh computes (group-wide queries, per-game queries)."""
+    seen: dict[str, list[str]] = {"common": [], "game": []}
+    common, game = grouprows._common, grouprows._game
+
+    def spy_common(group_id: int, flt: StatsFilter) -> Any:
+        seen["common"].append(flt.key)
+        return common(group_id, flt)
+
+    def spy_game(group_id: int, flt: StatsFilter, ruleset: str, *, played: bool) -> Any:
+        seen["game"].append(ruleset)
+        return game(group_id, flt, ruleset, played=played)
+
+    monkeypatch.setattr(grouprows, "_common", spy_common)
+    monkeypatch.setattr(grouprows, "_game", spy_game)
+    yield seen
+
+
+def _clear(seen: dict[str, list[str]]) -> None:
+    seen["common"].clear()
+    seen["game"].clear()
+
+
+def _next_round(match: Match, rng: Random) -> dict[str, Any]:
+    """The facts of one more round for an open match (the first round of a fresh synthetic match)."""
+    played = synthetic.play_match(rng, match.ruleset, [1.0] * match.seats.count(), rounds=1)
+    return played.rounds[0][0]
+
+
+def _payload_from_scratch(table: Table) -> dict[str, Any]:
+    return payloads.build(grouprows.group_rows(table.group.pk, StatsFilter()), players=[], games=[])["group"]
+
+
+def _stored_differs_from_scratch(table: Table) -> list[str]:
+    stored = Snapshot.objects.get(key=f"group:{table.group.pk}|all")
+    assert not stored.stale
+    return differences(stored.payload, _payload_from_scratch(table))
+
+
+def test_a_round_in_an_open_match_reruns_only_the_live_queries(
+    table: Table, django_capture_on_commit_callbacks: Callable[..., Any], ran: dict[str, list[str]]
+) -> None:
+    rng = Random(5)
+    a, b, c, d = table.players[:4]
+    with django_capture_on_commit_callbacks(execute=True):
+        abluxxen(table, [a, b, c], [10, 6, 4], [0, 2, 3])
+        open_match = play(table, "njet", [a, b, c, d], rng, rounds=1)
+    token = StandingsVersion.objects.get(group_id=table.group.pk).token
+    before = Snapshot.objects.get(key=f"group:{table.group.pk}|all").payload
+    _clear(ran)
+    with django_capture_on_commit_callbacks(execute=True):
+        scoring.round_record(match=open_match, facts=_next_round(open_match, rng), user=table.owner)
+    assert ran == {"common": [], "game": []}
+    after = Snapshot.objects.get(key=f"group:{table.group.pk}|all")
+    assert not after.stale
+    assert after.payload["summary"]["rounds_entered"] == before["summary"]["rounds_entered"] + 1
+    assert StandingsVersion.objects.get(group_id=table.group.pk).token == token
+    assert differences(after.payload, _payload_from_scratch(table)) == []
+
+
+def test_a_finished_match_reruns_the_group_wide_queries_and_its_own_games_only(
+    table: Table, django_capture_on_commit_callbacks: Callable[..., Any], ran: dict[str, list[str]]
+) -> None:
+    rng = Random(6)
+    p = table.players
+    with django_capture_on_commit_callbacks(execute=True):
+        play(table, "njet", p[:4], rng)
+        play(table, "mue", p[:5], rng)
+        abluxxen(table, p[:3], [10, 6, 4], [0, 2, 3])
+    version = StandingsVersion.objects.get(group_id=table.group.pk)
+    _clear(ran)
+    with django_capture_on_commit_callbacks(execute=True):
+        abluxxen(table, p[1:4], [3, 9, 7], [2, 0, 1])
+    assert ran == {"common": ["all"], "game": ["abluxxen"]}
+    renewed = StandingsVersion.objects.get(group_id=table.group.pk)
+    assert renewed.token != version.token
+    assert renewed.game_token("abluxxen") != version.game_token("abluxxen")
+    assert renewed.game_token("njet") == version.game_token("njet")
+    group = Snapshot.objects.get(key=f"group:{table.group.pk}|all").payload
+    assert group["summary"]["matches"] == 4
+    assert differences(group, _payload_from_scratch(table)) == []
+
+
+def test_editing_and_deleting_reuse_nothing_they_move(
+    table: Table, django_capture_on_commit_callbacks: Callable[..., Any], ran: dict[str, list[str]]
+) -> None:
+    """An edit of a finished NJET round, a deleted MÜ match and a player merge, each against a fresh run."""
+    rng = Random(7)
+    p = table.players
+    with django_capture_on_commit_callbacks(execute=True):
+        njet = play(table, "njet", p[:4], rng)
+        mue = play(table, "mue", p[:5], rng)
+        play(table, "coloretto", p[2:6], rng)
+    first = njet.rounds.order_by("number").first()
+    assert first is not None
+    _clear(ran)
+    with django_capture_on_commit_callbacks(execute=True):
+        scoring.round_delete(round=first, expected_version=first.version, user=table.owner)
+    assert ran["game"] == ["njet"]
+    assert _stored_differs_from_scratch(table) == []
+
+    _clear(ran)
+    gone, group_id = mue.pk, table.group.pk
+    mue.delete()
+    services.stats_schedule(match_id=gone, group_id=group_id)
+    assert ran["game"] == []  # MÜ has no match or rating left; the other games are reused
+    assert _stored_differs_from_scratch(table) == []
+
+    _clear(ran)
+    services.stats_schedule_group(group_id=group_id)  # what a player merge does
+    assert sorted(ran["game"]) == ["coloretto", "njet"]
+    assert _stored_differs_from_scratch(table) == []
+
+
+def test_an_unreachable_rows_cache_costs_a_full_run_not_a_failed_refresh(
+    table: Table, django_capture_on_commit_callbacks: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def down(*_args: Any, **_kwargs: Any) -> Any:
+        raise ConnectionError("cache down")
+
+    monkeypatch.setattr(grouprows.cache, "get", down)
+    monkeypatch.setattr(grouprows.cache, "set", down)
+    a, b, c = table.players[:3]
+    with django_capture_on_commit_callbacks(execute=True):
+        abluxxen(table, [a, b, c], [10, 6, 4], [0, 2, 3])
+        abluxxen(table, [a, b, c], [3, 9, 7], [2, 0, 1])
+    group = Snapshot.objects.get(key=f"group:{table.group.pk}|all")
+    assert not group.stale and group.payload["summary"]["matches"] == 2
+
+
+def test_rows_cached_for_another_database_never_match(table: Table) -> None:
+    """Tokens are random: a group id reused after a reset finds the old entry under a different token."""
+    grouprows.group_rows_cached(table.group.pk, StatsFilter())
+    StandingsVersion.objects.filter(group_id=table.group.pk).delete()  # as in a fresh database
+    version = grouprows._version(table.group.pk)
+    cached = grouprows.cache.get(grouprows._cache_key(table.group.pk, StatsFilter()))
+    assert isinstance(cached, grouprows.Cached) and cached.token != version.token
+    assert all(cached.game_tokens[r] != version.game_token(r) for r in cached.game_tokens)
