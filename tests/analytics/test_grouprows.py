@@ -152,6 +152,15 @@ def test_rows_cached_for_another_database_never_match(table: Table) -> None:
     grouprows.group_rows_cached(table.group.pk, StatsFilter())
     StandingsVersion.objects.filter(group_id=table.group.pk).delete()  # as in a fresh database
     version = grouprows._version(table.group.pk)
-    cached = grouprows.cache.get(grouprows._cache_key(table.group.pk, StatsFilter()))
-    assert isinstance(cached, grouprows.Cached) and cached.token != version.token
+    cached = grouprows._cache_get(grouprows._cache_key(table.group.pk, StatsFilter()))
+    assert cached is not None and cached.token != version.token
     assert all(cached.game_tokens[r] != version.game_token(r) for r in cached.game_tokens)
+
+
+def test_unreadable_cache_entries_are_recomputed(table: Table) -> None:
+    key = grouprows._cache_key(table.group.pk, StatsFilter())
+    for junk in (b"not zlib", "a string", {"token": "x"}):
+        grouprows.cache.set(key, junk)
+        rows = grouprows.group_rows_cached(table.group.pk, StatsFilter())
+        assert rows == grouprows.group_rows(table.group.pk, StatsFilter())
+        assert grouprows._cache_get(key) is not None  # replaced by a readable entry
