@@ -46,16 +46,6 @@ class GameRows:
     ratings_history: list[dict[str, Any]]
 
 
-@dataclasses.dataclass
-class Cached:
-    """What the cache holds for one group and filter."""
-
-    token: str
-    game_tokens: dict[str, str]
-    rows: payloads.GroupRows
-    games: dict[str, GameRows]
-
-
 # --- tokens (renewed by the worker under the group's lock) ----------------------------------------------------
 
 
@@ -98,6 +88,16 @@ class _Common:
     filters: list[dict[str, Any]]
 
 
+@dataclasses.dataclass
+class Cached:
+    """What the cache holds for one group and filter (the live rows are always queried afresh)."""
+
+    token: str
+    game_tokens: dict[str, str]
+    common: _Common
+    games: dict[str, GameRows]
+
+
 def _common(group_id: int, flt: StatsFilter) -> _Common:
     return _Common(
         games=queries.games(group_id, flt),
@@ -120,11 +120,15 @@ def _game(group_id: int, flt: StatsFilter, ruleset: str, *, played: bool) -> Gam
     )
 
 
-def _rulesets(group_id: int) -> list[str]:
+def rulesets_of(group_id: int) -> list[str]:
     """Every game the group has matches or ratings in (a superset of the games played in any filter)."""
     found = set(Match.objects.filter(group_id=group_id).values_list("ruleset", flat=True).distinct())
     found |= set(RatingHistory.objects.filter(group_id=group_id).values_list("ruleset", flat=True).distinct())
     return sorted(found)
+
+
+def _live(group_id: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    return queries.live(group_id), queries.live_players(group_id)
 
 
 def _assemble(flt: StatsFilter, common: _Common, games: dict[str, GameRows], live: Any) -> payloads.GroupRows:
@@ -150,9 +154,7 @@ def _assemble(flt: StatsFilter, common: _Common, games: dict[str, GameRows], liv
 
 
 @transaction.atomic
-def _compute(
-    group_id: int, flt: StatsFilter, reuse: dict[str, GameRows]
-) -> tuple[payloads.GroupRows, dict[str, GameRows]]:
+def _compute(group_id: int, flt: StatsFilter, reuse: dict[str, GameRows]) -> tuple[_Common, dict[str, GameRows]]:
     if connection.vendor == "postgresql":
         # ~30 small aggregates: PostgreSQL's JIT compiler, triggered by cost estimates inflated by JSON
         # expansion, spent longer compiling than running them (1.19 s → 1.05 s for a 33 000-round group)
@@ -160,23 +162,27 @@ def _compute(
             cursor.execute("SET LOCAL jit = off")
     common = _common(group_id, flt)
     played = {row["ruleset"] for row in common.games}
-    games = {r: reuse[r] if r in reuse else _game(group_id, flt, r, played=r in played) for r in _rulesets(group_id)}
-    live = (queries.live(group_id), queries.live_players(group_id))
-    return _assemble(flt, common, games, live), games
+    games = {r: reuse[r] if r in reuse else _game(group_id, flt, r, played=r in played) for r in rulesets_of(group_id)}
+    return common, games
 
 
 def group_rows(group_id: int, flt: StatsFilter) -> payloads.GroupRows:
     """Run every aggregate query of one group and filter (no cache)."""
-    return _compute(group_id, flt, {})[0]
+    return _assemble(flt, *_compute(group_id, flt, {}), _live(group_id))
 
 
 # --- the cache -----------------------------------------------------------------------------------------------
 
 
+# Raise when ``Cached`` or the row dataclasses change shape: entries written by the previous version (until they
+# expire, by web processes and workers not yet restarted) are then never read.
+CACHE_FORMAT = 2
+
+
 def _cache_key(group_id: int, flt: StatsFilter) -> str:
     # one entry per group and filter, overwritten: the tokens are stored with the rows, not in the key, so
     # that superseded rows do not pile up in Redis until they expire
-    return f"stats:rows:{group_id}:{flt.key}"
+    return f"stats:rows:v{CACHE_FORMAT}:{group_id}:{flt.key}"
 
 
 def _cache_get(key: str) -> Cached | None:
@@ -192,7 +198,9 @@ def _cache_get(key: str) -> Cached | None:
     except Exception as exc:  # written by another version of this module: recompute
         logger.info("stats: unreadable rows in the cache (%r); recomputing", exc)
         return None
-    return found if isinstance(found, Cached) else None
+    if not isinstance(found, Cached) or any(not hasattr(found, f.name) for f in dataclasses.fields(Cached)):
+        return None  # another shape of entry (CACHE_FORMAT not raised): recompute
+    return found
 
 
 def _cache_set(key: str, value: Cached) -> None:
@@ -209,13 +217,11 @@ def group_rows_cached(group_id: int, flt: StatsFilter) -> payloads.GroupRows:
     key, version = _cache_key(group_id, flt), _version(group_id)
     cached = _cache_get(key)
     if cached is not None and cached.token == version.token:
-        return dataclasses.replace(
-            cached.rows, live=queries.live(group_id), live_players=queries.live_players(group_id)
-        )
+        return _assemble(flt, cached.common, cached.games, _live(group_id))
     reuse = {}
     if cached is not None:
         reuse = {r: rows for r, rows in cached.games.items() if cached.game_tokens.get(r) == version.game_token(r)}
-    rows, games = _compute(group_id, flt, reuse)
+    common, games = _compute(group_id, flt, reuse)
     tokens = {r: version.game_token(r) for r in games}
-    _cache_set(key, Cached(token=version.token, game_tokens=tokens, rows=rows, games=games))
-    return rows
+    _cache_set(key, Cached(token=version.token, game_tokens=tokens, common=common, games=games))
+    return _assemble(flt, common, games, _live(group_id))

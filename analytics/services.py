@@ -282,12 +282,6 @@ def _progress(group_id: int, value: float) -> None:
     Snapshot.objects.filter(group_id=group_id, computing=True).update(progress=value)
 
 
-def _rulesets_of(group_id: int) -> list[str]:
-    found = set(Match.objects.filter(group_id=group_id).values_list("ruleset", flat=True).distinct())
-    found |= set(RatingHistory.objects.filter(group_id=group_id).values_list("ruleset", flat=True).distinct())
-    return sorted(found)
-
-
 def _standing_key(match_id: int) -> tuple[Any, str, set[int]] | None:
     rows = list(MatchStanding.objects.filter(match_id=match_id).values("finished_at", "ruleset", "player_id"))
     if not rows:
@@ -307,7 +301,7 @@ def _process_dirty(group_id: int) -> None:
     if any(d["match_id"] == StatsDirty.WHOLE_GROUP for d in dirty):
         grouprows.standings_version_bump(group_id)
         standings_group_rebuild(group_id=group_id)
-        for ruleset in _rulesets_of(group_id):
+        for ruleset in grouprows.rulesets_of(group_id):
             ratings_replay(group_id=group_id, ruleset=ruleset)
         _mark(Q(group_id=group_id))
     else:
@@ -408,7 +402,7 @@ def stats_rebuild_group(*, group_id: int) -> int:
         seen = list(StatsDirty.objects.filter(group_id=group_id).values("id", "seq"))
         grouprows.standings_version_bump(group_id)
         standings_group_rebuild(group_id=group_id)
-        for ruleset in _rulesets_of(group_id):
+        for ruleset in grouprows.rulesets_of(group_id):
             ratings_replay(group_id=group_id, ruleset=ruleset)
         players = Seat.objects.filter(match__group_id=group_id).values_list("player_id", flat=True).distinct()
         rulesets = Match.objects.filter(group_id=group_id).values_list("ruleset", flat=True).distinct()

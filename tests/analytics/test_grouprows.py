@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+import zlib
 from collections.abc import Callable, Iterator
 from random import Random
 from typing import Any
@@ -159,7 +161,10 @@ def test_rows_cached_for_another_database_never_match(table: Table) -> None:
 
 def test_unreadable_cache_entries_are_recomputed(table: Table) -> None:
     key = grouprows._cache_key(table.group.pk, StatsFilter())
-    for junk in (b"not zlib", "a string", {"token": "x"}):
+    old_shape = grouprows.Cached.__new__(grouprows.Cached)
+    old_shape.__dict__.update(token="t", game_tokens={}, rows=None)  # as unpickled from an earlier version
+    packed_old = zlib.compress(pickle.dumps(old_shape))
+    for junk in (b"not zlib", "a string", {"token": "x"}, packed_old):
         grouprows.cache.set(key, junk)
         rows = grouprows.group_rows_cached(table.group.pk, StatsFilter())
         assert rows == grouprows.group_rows(table.group.pk, StatsFilter())
