@@ -15,6 +15,9 @@ from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# user / group / players / make_match for the page and browser tests
+pytest_plugins = ["tests.table_fixtures"]
+
 settings.register_profile(
     "ci", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
 )

@@ -17,9 +17,6 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
-from scoring import services
-from scoring.models import Player
-
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
     "--no-sandbox",
@@ -31,9 +28,6 @@ ARGS = [
     "--disable-quic",
 ]
 
-NAMES = ("Anna", "Bence", "Cili", "Dani", "Emil")
-PASSWORD = "correct-horse-42"
-
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
@@ -43,34 +37,6 @@ def browser() -> Iterator[Browser]:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b
         b.close()
-
-
-@pytest.fixture
-def user(django_user_model: Any) -> Any:
-    return django_user_model.objects.create_user("anna", email="anna@example.com", password=PASSWORD)
-
-
-@pytest.fixture
-def group(user: Any) -> Any:
-    group = services.group_create(name="Friday table", user=user, player_name=NAMES[0])
-    for name in NAMES[1:]:
-        services.player_create(group=group, name=name, user=user)
-    return group
-
-
-@pytest.fixture
-def players(group: Any) -> list[Player]:
-    by_name = {p.name: p for p in Player.objects.filter(group=group)}
-    return [by_name[name] for name in NAMES]
-
-
-@pytest.fixture
-def make_match(group: Any, players: list[Player], user: Any) -> Any:
-    def make(ruleset: str, count: int = 4, options: dict[str, Any] | None = None) -> Any:
-        ids = [p.pk for p in players[:count]]
-        return services.match_create(group=group, ruleset=ruleset, options=options or {}, player_ids=ids, user=user)
-
-    return make
 
 
 def _session_cookie(user: Any, base: str) -> dict[str, Any]:
