@@ -33,7 +33,7 @@ from itertools import combinations_with_replacement, permutations
 from typing import Any
 
 from .errors import Complaints
-from .types import N_, Line, MatchState, OptionSpec, RoundResult, best_seats, line, totals_of
+from .types import N_, Line, MatchState, OptionSpec, RoundResult, fixed_rounds_state, line
 
 KEY = "coloretto"
 NAME = "Coloretto"
@@ -366,16 +366,11 @@ def match_state(
 ) -> MatchState:
     """Totals over the series, winners once it is over (ties share), the start moving left each game."""
     games = int(options["games"])
-    played = len(history)
-    totals = totals_of([result for _, result in history], players)
-    finished = played >= games
-    return MatchState(
-        totals=totals,
-        rounds_played=played,
-        finished=finished,
-        winners=best_seats(totals) if finished else (),
-        next_dealer=played % players,
-        next_starter=played % players,
-        rounds_left=max(games - played, 0),
+    return fixed_rounds_state(
+        history,
+        players=players,
+        rounds=games,
+        starter=lambda played: played % players,
+        dealer_after_end=True,
         extra={"games": games},
     )

@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import Complaints
-from .types import N_, Line, MatchState, OptionSpec, RoundResult, best_seats, line, totals_of
+from .types import N_, Line, MatchState, OptionSpec, RoundResult, fixed_rounds_state, line
 
 KEY = "meinz"
 NAME = "Meinz"
@@ -353,17 +353,7 @@ def match_state(
     history: Sequence[tuple[MeinzFacts, RoundResult]], *, players: int, options: Mapping[str, Any]
 ) -> MatchState:
     """8 rounds; most point-card points wins, ties share."""
-    played = len(history)
-    totals = totals_of([result for _, result in history], players)
-    finished = played >= ROUNDS
-    starter = starter_of(played, players=players)
-    return MatchState(
-        totals=totals,
-        rounds_played=played,
-        finished=finished,
-        winners=best_seats(totals) if finished else (),
-        next_dealer=None if finished else played % players,
-        next_starter=None if finished else starter,
-        rounds_left=max(ROUNDS - played, 0),
-        extra={"monster_leads": not finished and starter is None},
+    state = fixed_rounds_state(
+        history, players=players, rounds=ROUNDS, starter=lambda played: starter_of(played, players=players)
     )
+    return replace(state, extra={"monster_leads": not state.finished and state.next_starter is None})

@@ -43,6 +43,7 @@ chooses the type and starts.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from .errors import Complaints
@@ -64,7 +65,7 @@ from .muzicando_facts import (
     Facts,
     facts_parse,
 )
-from .types import Line, MatchState, RoundResult, best_seats, line, totals_of
+from .types import Line, MatchState, RoundResult, fixed_rounds_state, line
 
 __all__ = [
     "EXAMPLE",
@@ -352,21 +353,15 @@ def match_state(
     """Totals, the end after the match's deals, winners (ties share), the dealer rotating left."""
     team = is_team(options)
     deals = deals_of(options, players)
-    played = len(history)
-    totals = totals_of([result for _, result in history], players)
-    finished = played >= deals
-    dealer = played % players
+    state = fixed_rounds_state(
+        history,
+        players=players,
+        rounds=deals,
+        starter=None if team else lambda played: (played % players + 1) % players,
+        dealer_after_end=True,
+    )
     extra: dict[str, Any] = {"deals": deals}
     if team:
-        extra["team_totals"] = {name: totals[seats[0]] for name, seats in TEAMS.items()}
-        extra["first_bidder"] = dealer
-    return MatchState(
-        totals=totals,
-        rounds_played=played,
-        finished=finished,
-        winners=best_seats(totals) if finished else (),
-        next_dealer=dealer,
-        next_starter=None if team else (dealer + 1) % players,
-        rounds_left=max(deals - played, 0),
-        extra=extra,
-    )
+        extra["team_totals"] = {name: state.totals[seats[0]] for name, seats in TEAMS.items()}
+        extra["first_bidder"] = state.next_dealer
+    return replace(state, extra=extra)

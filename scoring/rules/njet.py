@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import Complaints
-from .types import N_, Line, MatchState, OptionSpec, RoundResult, best_seats, line, totals_of
+from .types import N_, Line, MatchState, OptionSpec, RoundResult, fixed_rounds_state, line
 
 KEY = "njet"
 NAME = "NJET"
@@ -472,15 +472,4 @@ def match_state(
     """A fixed number of rounds (so everyone deals equally often); the dealer moves left; most points
     wins and ties share. The start player is whoever the board leaves open, so it is not fixed."""
     _players_check(players)
-    total_rounds = ROUNDS[players]
-    played = len(history)
-    totals = totals_of([result for _, result in history], players)
-    finished = played >= total_rounds
-    return MatchState(
-        totals=totals,
-        rounds_played=played,
-        finished=finished,
-        winners=best_seats(totals) if finished else (),
-        next_dealer=None if finished else played % players,
-        rounds_left=max(total_rounds - played, 0),
-    )
+    return fixed_rounds_state(history, players=players, rounds=ROUNDS[players])

@@ -42,7 +42,7 @@ from .sticheln_hattrick import (
     hattrick_validate,
     scored,
 )
-from .types import N_, Line, MatchState, OptionSpec, RoundResult, best_seats, line, totals_of
+from .types import N_, Line, MatchState, OptionSpec, RoundResult, fixed_rounds_state, line
 
 __all__ = [
     "EXAMPLE",
@@ -360,17 +360,11 @@ def match_state(
     """Five rounds; the highest total wins (ties share); the deal passes to the left (seat + 1) and the
     player left of the dealer starts (the youngest starts the first round, so no starter is named then)."""
     variant = _variant(options)
-    played = len(history)
-    totals = totals_of([result for _, result in history], players)
-    finished = played >= ROUNDS
     deck = deck_for(players, variant)
-    return MatchState(
-        totals=totals,
-        rounds_played=played,
-        finished=finished,
-        winners=best_seats(totals) if finished else (),
-        next_dealer=None if finished else played % players,
-        next_starter=None if finished or played == 0 else (played + 1) % players,
-        rounds_left=max(ROUNDS - played, 0),
+    return fixed_rounds_state(
+        history,
+        players=players,
+        rounds=ROUNDS,
+        starter=lambda played: None if played == 0 else (played + 1) % players,
         extra={"variant": variant, "rounds": ROUNDS, "deck": deck.as_dict() if deck is not None else None},
     )

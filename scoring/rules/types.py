@@ -6,7 +6,7 @@ Pure Python: no Django, no I/O, no clock, no randomness.  Seats are numbered
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -138,6 +138,35 @@ def best_seats(values: Sequence[int], *, highest: bool = True) -> tuple[int, ...
         return ()
     best = max(values) if highest else min(values)
     return tuple(seat for seat, v in enumerate(values) if v == best)
+
+
+def fixed_rounds_state(
+    history: Sequence[tuple[Any, RoundResult]],
+    *,
+    players: int,
+    rounds: int,
+    starter: Callable[[int], int | None] | None = None,
+    dealer_after_end: bool = False,
+    extra: Mapping[str, Any] | None = None,
+) -> MatchState:
+    """A match of ``rounds`` rounds: totals, the end once they are played, the highest total winning (ties
+    share) and the deal moving left (seat ``played % players``).  ``starter(played)`` names who starts the
+    next round; ``dealer_after_end`` keeps naming the next dealer and starter after the end (a series that can
+    be played on)."""
+    played = len(history)
+    totals = totals_of([result for _, result in history], players)
+    finished = played >= rounds
+    going_on = not finished or dealer_after_end
+    return MatchState(
+        totals=totals,
+        rounds_played=played,
+        finished=finished,
+        winners=best_seats(totals) if finished else (),
+        next_dealer=played % players if going_on else None,
+        next_starter=starter(played) if starter is not None and going_on else None,
+        rounds_left=max(rounds - played, 0),
+        extra=extra or {},
+    )
 
 
 Options = Mapping[str, Any]
