@@ -10,8 +10,15 @@ worker_class = "gthread"
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 20
 keepalive = 5
-max_requests = 2000
-max_requests_jitter = 200
+# The app is imported once in the master and the workers are forked from it: a (re)started worker is ready at
+# once instead of spending a second of CPU importing Django, and the imported code is shared copy-on-write.
+# Nothing opens a database or Redis connection at import time, so no socket is shared across the fork.
+# Deploy new code with a restart of the unit (a HUP reloads the config, not code imported by the master).
+preload_app = os.environ.get("GUNICORN_PRELOAD", "1") != "0"
+# A worker is replaced after this many requests, a guard against slow leaks. It must stay rare: at 2 000 a busy
+# loopback stack replaced a worker every few seconds (the /ping baseline ran at 1 750 req/s instead of 2 700).
+max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "100000"))
+max_requests_jitter = max_requests // 10
 accesslog = os.environ.get("GUNICORN_ACCESSLOG", "-")
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOGLEVEL", "warning")
