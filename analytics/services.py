@@ -92,19 +92,60 @@ def _rated_after(group_id: int, ruleset: str, since: Any) -> set[int]:
     )
 
 
+def _dirty_record(*, group_id: int, match_id: int) -> None:
+    """Record a changed match (or, with ``StatsDirty.WHOLE_GROUP``, a whole group) in one statement.
+
+    A row that is already there gets a higher ``seq``, so that a refresh which read the older one leaves it
+    in place (it deletes only the (id, seq) it saw).
+    """
+    table = connection.ops.quote_name(StatsDirty._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (group_id, match_id, seq, marked_at) VALUES (%s, %s, 1, %s) "
+            f"ON CONFLICT (group_id, match_id) DO UPDATE SET seq = {table}.seq + 1, marked_at = EXCLUDED.marked_at",
+            [group_id, match_id, timezone.now()],
+        )
+
+
+def _mark_match(
+    *,
+    match_id: int,
+    group_id: int,
+    ruleset: str,
+    finished_at: Any,
+    players: Iterable[int],
+    old: list[Any] | None = None,
+) -> None:
+    """Flag the snapshots a change to one match affects as stale: its group's, its game's, its players' and
+    those of everyone rated after it in that game (their ratings replay)."""
+    if old is None:
+        old = list(MatchStanding.objects.filter(match_id=match_id).values("player_id", "finished_at"))
+    affected = set(players) | {row["player_id"] for row in old}
+    keys = [(row["finished_at"], match_id) for row in old[:1]]
+    if finished_at is not None:
+        keys.append((finished_at, match_id))
+    affected |= _rated_after(group_id, ruleset, min(keys) if keys else None)
+    _snapshot_defaults(group_id=group_id, players=affected, rulesets=[ruleset])
+    _mark(
+        Q(scope="group", group_id=group_id)
+        | Q(scope="game", group_id=group_id, ruleset=ruleset)
+        | Q(scope="player", player_id__in=affected)
+    )
+
+
 def stats_mark_stale(*, match_id: int, group_id: int | None = None) -> int | None:
     """Record a changed match and flag the snapshots it affects as stale; returns its group (or None)."""
     match = Match.objects.filter(pk=match_id).values("group_id", "ruleset", "state", "finished_at").first()
     old = list(
         MatchStanding.objects.filter(match_id=match_id).values("group_id", "ruleset", "player_id", "finished_at")
     )
-    players: set[int] = {row["player_id"] for row in old}
-    keys = [(row["finished_at"], match_id) for row in old[:1]]
+    players: set[int] = set()
+    finished_at = None
     if match is not None:
         group_id, ruleset = match["group_id"], match["ruleset"]
-        players |= set(Seat.objects.filter(match_id=match_id).values_list("player_id", flat=True))
-        if match["state"] == Match.State.FINISHED and match["finished_at"] is not None:
-            keys.append((match["finished_at"], match_id))
+        players = set(Seat.objects.filter(match_id=match_id).values_list("player_id", flat=True))
+        if match["state"] == Match.State.FINISHED:
+            finished_at = match["finished_at"]
     elif old:
         group_id, ruleset = old[0]["group_id"], old[0]["ruleset"]
     elif group_id is not None:
@@ -113,24 +154,47 @@ def stats_mark_stale(*, match_id: int, group_id: int | None = None) -> int | Non
     else:
         logger.info("stats: match %s is gone and left no standings; nothing to mark", match_id)
         return None
-    players |= _rated_after(group_id, ruleset, min(keys) if keys else None)
-    dirty, created = StatsDirty.objects.get_or_create(group_id=group_id, match_id=match_id)
-    if not created:
-        StatsDirty.objects.filter(pk=dirty.pk).update(seq=F("seq") + 1)
-    _snapshot_defaults(group_id=group_id, players=players, rulesets=[ruleset])
-    _mark(
-        Q(scope="group", group_id=group_id)
-        | Q(scope="game", group_id=group_id, ruleset=ruleset)
-        | Q(scope="player", player_id__in=players)
+    _dirty_record(group_id=group_id, match_id=match_id)
+    _mark_match(
+        match_id=match_id, group_id=group_id, ruleset=ruleset, finished_at=finished_at, players=players, old=old
     )
     return group_id
 
 
+def stats_match_changed(*, match: Match, players: Iterable[int] | None = None) -> None:
+    """Called inside the transaction that changed a match or its rounds (``match`` as it is being saved).
+
+    The match is recorded as dirty in that same transaction, so the record commits or rolls back with the
+    change and the periodic catch-up finds it even if nothing after the commit runs. Once committed, the
+    affected snapshots are flagged stale (so dashboards say so at once) and a refresh is queued. Never raises
+    after the commit: a failure there is logged and left to the catch-up.
+    """
+    group_id, match_id, ruleset = match.group_id, match.pk, match.ruleset
+    finished_at = match.finished_at if match.state == Match.State.FINISHED else None
+    seated = (
+        list(players)
+        if players is not None
+        else list(Seat.objects.filter(match_id=match_id).values_list("player_id", flat=True))
+    )
+    _dirty_record(group_id=group_id, match_id=match_id)
+
+    def after_commit() -> None:
+        try:
+            with transaction.atomic():
+                _mark_match(
+                    match_id=match_id, group_id=group_id, ruleset=ruleset, finished_at=finished_at, players=seated
+                )
+        except Exception:
+            logger.exception("stats: marking match %s stale failed; the catch-up will refresh it", match_id)
+            return
+        stats_enqueue(group_id=group_id)
+
+    transaction.on_commit(after_commit)
+
+
 def stats_mark_group_stale(*, group_id: int) -> None:
     """Everything in a group must be recomputed (players merged, data imported)."""
-    dirty, created = StatsDirty.objects.get_or_create(group_id=group_id, match_id=StatsDirty.WHOLE_GROUP)
-    if not created:
-        StatsDirty.objects.filter(pk=dirty.pk).update(seq=F("seq") + 1)
+    _dirty_record(group_id=group_id, match_id=StatsDirty.WHOLE_GROUP)
     _mark(Q(group_id=group_id))
 
 
@@ -289,6 +353,25 @@ def _standing_key(match_id: int) -> tuple[Any, str, set[int]] | None:
     return (rows[0]["finished_at"], match_id), rows[0]["ruleset"], {r["player_id"] for r in rows}
 
 
+def _mark_seated(group_id: int, match_ids: list[int]) -> None:
+    """Flag the group's, the games' and the seated players' snapshots of these dirty matches as stale.
+
+    The writer flags them right after its commit; doing it again here means a round whose dirty record
+    committed but whose flagging never ran (the process died, the database blinked) still reaches the
+    dashboards with this refresh. Moved ratings are flagged by the standings step below.
+    """
+    seated = list(Seat.objects.filter(match_id__in=match_ids).values_list("player_id", "match__ruleset"))
+    if not seated:
+        return
+    players, rulesets = {p for p, _ in seated}, {r for _, r in seated}
+    _snapshot_defaults(group_id=group_id, players=players, rulesets=rulesets)
+    _mark(
+        Q(scope="group", group_id=group_id)
+        | Q(scope="game", group_id=group_id, ruleset__in=rulesets)
+        | Q(scope="player", player_id__in=players)
+    )
+
+
 def _process_dirty(group_id: int) -> None:
     """Recompute the standings of the group's dirty matches and replay the ratings they affect.
 
@@ -305,6 +388,7 @@ def _process_dirty(group_id: int) -> None:
             ratings_replay(group_id=group_id, ruleset=ruleset)
         _mark(Q(group_id=group_id))
     else:
+        _mark_seated(group_id, [d["match_id"] for d in dirty])
         since: dict[str, Any] = {}
         moved: set[int] = set()
         for d in sorted(dirty, key=lambda d: d["match_id"]):

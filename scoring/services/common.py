@@ -80,11 +80,12 @@ def match_snapshot(match: Match) -> dict[str, Any]:
     }
 
 
-def stats_after_commit(*, match_id: int) -> None:
-    """Tell the statistics pipeline that a match's rounds changed, once the transaction commits."""
+def stats_match_changed(*, match: Match, players: Sequence[int] | None = None) -> None:
+    """Tell the statistics pipeline that a match or its rounds changed (call it inside the transaction:
+    the "dirty" record is written there, the rest runs once it commits)."""
     from analytics import services as analytics_services
 
-    transaction.on_commit(lambda: analytics_services.stats_schedule(match_id=match_id))
+    analytics_services.stats_match_changed(match=match, players=players)
 
 
 def stats_group_after_commit(*, group_id: int) -> None:

@@ -15,8 +15,8 @@ from .common import (
     match_snapshot,
     options_or_fail,
     ruleset_get,
-    stats_after_commit,
     stats_group_after_commit,
+    stats_match_changed,
     version_check,
 )
 from .errors import Conflict, NotAllowed, ValidationFailed
@@ -80,7 +80,7 @@ def match_options_change(*, match: Match, options: dict[str, Any], expected_vers
         match_state_follow(match=locked, ruleset=rules, results=results, players=len(seats), options=parsed, user=user)
         locked.save()
         _event(locked, None, RoundEvent.Action.OPTIONS, user, before, match_snapshot(locked))
-        stats_after_commit(match_id=locked.pk)
+        stats_match_changed(match=locked, players=seats)
         return locked
 
 
@@ -101,7 +101,7 @@ def match_finish(*, match: Match, expected_version: int | None, user: Any) -> Ma
         locked.version += 1
         locked.save()
         _event(locked, None, RoundEvent.Action.FINISH, user, before, match_snapshot(locked))
-        stats_after_commit(match_id=locked.pk)
+        stats_match_changed(match=locked)
         return locked
 
 
@@ -120,7 +120,7 @@ def match_reopen(*, match: Match, expected_version: int | None, user: Any) -> Ma
         locked.version += 1
         locked.save()
         _event(locked, None, RoundEvent.Action.REOPEN, user, before, match_snapshot(locked))
-        stats_after_commit(match_id=locked.pk)
+        stats_match_changed(match=locked)
         return locked
 
 

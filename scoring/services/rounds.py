@@ -28,7 +28,7 @@ from .common import (
     request_hash,
     round_snapshot,
     ruleset_get,
-    stats_after_commit,
+    stats_match_changed,
     version_check,
 )
 from .errors import Conflict, IdempotencyMismatch
@@ -220,7 +220,7 @@ def _round_create(*, match: Match, facts: Any, user: Any) -> Round:
     match_state_follow(match=match, ruleset=ruleset, results=results, players=len(seats), options=options, user=user)
     match.save()
     _event(match, rnd, RoundEvent.Action.CREATE, user, None, round_snapshot(rnd))
-    stats_after_commit(match_id=match.pk)
+    stats_match_changed(match=match, players=seats)
     return rnd
 
 
@@ -280,7 +280,7 @@ def _change(
     if undoes is not None:
         after = {**after, "undoes": undoes.pk, "undid": undoes.action}
     _event(match, rnd, action, user, before, after)
-    stats_after_commit(match_id=match.pk)
+    stats_match_changed(match=match, players=seats)
     return rnd
 
 
@@ -389,5 +389,5 @@ def match_rescore(*, match: Match, user: Any) -> Match:
             match=locked, ruleset=ruleset, results=results, players=len(seats), options=options, user=user
         )
         locked.save()
-        stats_after_commit(match_id=locked.pk)
+        stats_match_changed(match=locked, players=seats)
         return locked

@@ -10,6 +10,7 @@ from random import Random
 from typing import Any
 
 import pytest
+from django.db import transaction
 
 from analytics import services
 from analytics.models import MatchStanding, RatingHistory, Snapshot, StatsDirty
@@ -250,3 +251,55 @@ def test_a_refresh_waiting_for_a_worker_is_not_queued_twice(
     finally:
         app.conf.task_always_eager = old
         services._queued_release(table.group.pk)
+
+
+ROUND = {"front": [10, 6, 4], "hand": [0, 2, 3], "end": "out"}
+
+
+def _open_match(table: Table) -> Any:
+    a, b, c = table.players[:3]
+    return scoring.match_create(
+        group=table.group, ruleset="abluxxen", options={"games": 5}, player_ids=[a.pk, b.pk, c.pk], user=table.owner
+    )
+
+
+def test_the_dirty_record_commits_and_rolls_back_with_the_round(
+    table: Table, django_capture_on_commit_callbacks: Callable[..., Any]
+) -> None:
+    match = _open_match(table)
+    with pytest.raises(RuntimeError), transaction.atomic():
+        scoring.round_record(match=match, facts=ROUND, user=table.owner)
+        raise RuntimeError("the request fails after the write")
+    assert not Round.objects.filter(match=match).exists()
+    assert not StatsDirty.objects.filter(match_id=match.pk).exists()
+
+    with django_capture_on_commit_callbacks(execute=False) as after_commit:
+        scoring.round_record(match=match, facts=ROUND, user=table.owner)
+        scoring.round_record(match=match, facts=ROUND, user=table.owner)
+    # written inside the round's transaction, before anything that runs after the commit
+    assert StatsDirty.objects.get(group_id=table.group.pk, match_id=match.pk).seq == 2
+    assert len(after_commit) == 2
+
+
+def test_a_round_whose_stale_flags_were_lost_still_reaches_the_dashboard(
+    table: Table, django_capture_on_commit_callbacks: Callable[..., Any]
+) -> None:
+    """The web process dies right after its commit: the snapshots were never flagged and nothing was queued.
+    The dirty record committed with the round, so the periodic catch-up finds the group and the refresh
+    flags and recomputes what the round changed."""
+    match = _open_match(table)
+    with django_capture_on_commit_callbacks(execute=True):
+        scoring.round_record(match=match, facts=ROUND, user=table.owner)
+    key = f"group:{table.group.pk}|all"
+    assert Snapshot.objects.get(key=key).payload["summary"]["rounds_entered"] == 1
+
+    with django_capture_on_commit_callbacks(execute=False):  # the hooks never run
+        scoring.round_record(match=match, facts=ROUND, user=table.owner)
+    lost = Snapshot.objects.get(key=key)
+    assert not lost.stale and lost.payload["summary"]["rounds_entered"] == 1
+
+    services.stats_catch_up()
+
+    caught_up = Snapshot.objects.get(key=key)
+    assert not caught_up.stale and caught_up.payload["summary"]["rounds_entered"] == 2
+    assert not StatsDirty.objects.exists()
