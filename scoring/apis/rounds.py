@@ -39,12 +39,20 @@ INCLUDE_DELETED = OpenApiParameter("include_deleted", OpenApiTypes.BOOL, descrip
 class _RoundView(ApiView):
     serializer_class = RoundSerializer
 
-    def written(self, match_id: int, rnd: Round) -> dict[str, Any]:
-        """The round after a write, with the match's new version and state."""
-        match = self.match(match_id=match_id)
-        fresh = selectors.round_get(match=match, number=rnd.number)
-        fresh.match_state = {"id": match.pk, "version": match.version, "state": match.state}  # type: ignore[attr-defined]
-        return dict(RoundWriteResultSerializer(fresh, context=self.round_context(match)).data)
+    def match(self, *, match_id: Any) -> Match:
+        """The match (access checked), without the round count the match endpoints show."""
+        return selectors.match_get(user=self.request.user, match_id=match_id, rounds_played=False)
+
+    def written(self, rnd: Round, seated: Match) -> dict[str, Any]:
+        """The round after a write, with the match's new version and state.
+
+        ``rnd`` comes from the service that wrote it, with ``rnd.match`` the match as the write left it (its
+        new version and state); ``seated`` is the match fetched for this request, whose seats name the players
+        in the explanation. Nothing is read again.
+        """
+        match = rnd.match
+        rnd.match_state = {"id": match.pk, "version": match.version, "state": match.state}  # type: ignore[attr-defined]
+        return dict(RoundWriteResultSerializer(rnd, context=self.round_context(seated)).data)
 
     def round(self, match: Match, number: int) -> Round:
         return selectors.round_get(match=match, number=number)
@@ -74,14 +82,18 @@ class RoundListView(_RoundView):
                 "Idempotency-Key", gettext("An Idempotency-Key is 1 to 100 printable characters.")
             )
         data = self.payload(RoundCreateSerializer)
-        rnd = services.round_record(match=match, facts=data["facts"], user=request.user, idempotency_key=key)
+        rnd = services.round_record(
+            match=match,
+            facts=data["facts"],
+            user=request.user,
+            idempotency_key=key,
+            respond=lambda written: self.written(written, match),
+        )
+        body = getattr(rnd, "idempotent_response", None)
+        if body is None:  # a replay of a key stored before responses were kept with it
+            body = self.written(rnd, match)
         if getattr(rnd, "replayed", False):
-            stored = getattr(rnd, "idempotent_response", None)
-            body = stored if stored is not None else self.written(match_id, rnd)
             return Response(body, status=status.HTTP_201_CREATED, headers={"Idempotent-Replayed": "true"})
-        body = self.written(match_id, rnd)
-        if key is not None:
-            services.idempotency_response_store(user=request.user, key=key, status=201, response=body)
         return etag(Response(body, status=status.HTTP_201_CREATED), rnd.version)
 
 
@@ -107,7 +119,7 @@ class RoundDetailView(_RoundView):
         rnd = services.round_edit(
             round=rnd, facts=data["facts"], expected_version=self.expected_version(data), user=request.user
         )
-        return etag(Response(self.written(match_id, rnd)), rnd.version)
+        return etag(Response(self.written(rnd, match)), rnd.version)
 
     @extend_schema(
         parameters=[IF_MATCH, VERSION_QUERY],
@@ -119,7 +131,7 @@ class RoundDetailView(_RoundView):
         rnd = services.round_delete(
             round=self.round(match, number), expected_version=self.expected_version(), user=request.user
         )
-        return etag(Response(self.written(match_id, rnd)), rnd.version)
+        return etag(Response(self.written(rnd, match)), rnd.version)
 
 
 class RoundUndoView(_RoundView):
@@ -135,4 +147,4 @@ class RoundUndoView(_RoundView):
         rnd = services.round_undo(
             round=self.round(match, number), user=request.user, expected_version=self.expected_version(data)
         )
-        return etag(Response(self.written(match_id, rnd)), rnd.version)
+        return etag(Response(self.written(rnd, match)), rnd.version)

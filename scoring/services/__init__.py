@@ -27,7 +27,6 @@ from .groups import (
 from .matches import match_create, match_delete, match_finish, match_options_change, match_reopen
 from .players import player_create, player_delete, player_link, player_merge, player_rename
 from .rounds import (
-    idempotency_response_store,
     match_rescore,
     match_undo_last,
     round_delete,
@@ -46,7 +45,6 @@ __all__ = [
     "group_create",
     "group_delete",
     "group_rename",
-    "idempotency_response_store",
     "invite_accept",
     "invite_create",
     "invite_is_valid",

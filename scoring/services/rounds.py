@@ -9,7 +9,7 @@ state (dealer, rounds left, earlier results) depends on the rounds before it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -48,9 +48,10 @@ def _live(match: Match) -> list[Round]:
     return list(Round.objects.filter(match=match, deleted_at__isnull=True).order_by("number"))
 
 
-def _scores_write(rnd: Round, seats: Sequence[int]) -> None:
-    """Replace the round's Score rows (one per seat) with its current points."""
-    Score.objects.filter(round=rnd).delete()
+def _scores_write(rnd: Round, seats: Sequence[int], *, new: bool = False) -> None:
+    """Replace the round's Score rows (one per seat) with its current points (a ``new`` round has none yet)."""
+    if not new:
+        Score.objects.filter(round=rnd).delete()
     if rnd.deleted_at is None:
         Score.objects.bulk_create(
             Score(round=rnd, match_id=rnd.match_id, player_id=player_id, seat=seat, points=points)
@@ -142,13 +143,20 @@ def _replay(*, user: Any, key: str, scope: str, digest: str) -> Round | None:
         return None
     if stored.scope != scope or stored.request_hash != digest or stored.round_id is None:
         raise IdempotencyMismatch(gettext("This Idempotency-Key was already used for a different request."))
-    rnd = Round.objects.select_related("match").get(pk=stored.round_id)
+    rnd = Round.objects.select_related("match", "entered_by").get(pk=stored.round_id)
     rnd.replayed = True  # type: ignore[attr-defined]
     rnd.idempotent_response = stored.response  # type: ignore[attr-defined]
     return rnd
 
 
-def round_record(*, match: Match, facts: Any, user: Any, idempotency_key: str | None = None) -> Round:
+def round_record(
+    *,
+    match: Match,
+    facts: Any,
+    user: Any,
+    idempotency_key: str | None = None,
+    respond: Callable[[Round], Any] | None = None,
+) -> Round:
     """Score and store the next round of ``match``.
 
     Locks the match row, takes the next round number, validates and scores the
@@ -158,7 +166,10 @@ def round_record(*, match: Match, facts: Any, user: Any, idempotency_key: str | 
 
     With ``idempotency_key`` a repeated call (a retry, a double tap) returns the
     round stored by the first call, marked ``replayed = True``; reusing a key for
-    different facts raises IdempotencyMismatch.
+    different facts raises IdempotencyMismatch. ``respond(round)`` builds the
+    answer to remember with the key (``rnd.match`` is the updated match); it is
+    stored in the same transaction, so a replay always gets the first answer
+    byte for byte, and is available as ``idempotent_response`` on the round.
     """
     scope = f"round_record:{match.pk}"
     digest = request_hash(scope, facts)
@@ -172,9 +183,16 @@ def round_record(*, match: Match, facts: Any, user: Any, idempotency_key: str | 
                 if replay is not None:
                     return replay
             rnd = _round_create(match=locked, facts=facts, user=user)
+            response = respond(rnd) if respond is not None else None
             if idempotency_key:
                 IdempotencyKey.objects.create(
-                    user=user, key=idempotency_key, scope=scope, request_hash=digest, round=rnd, status=201
+                    user=user,
+                    key=idempotency_key,
+                    scope=scope,
+                    request_hash=digest,
+                    round=rnd,
+                    status=201,
+                    response=response,
                 )
     except IntegrityError:
         # The same key is being used by a parallel request on another match: it won the unique index.
@@ -184,6 +202,7 @@ def round_record(*, match: Match, facts: Any, user: Any, idempotency_key: str | 
                 return replay
         raise
     rnd.replayed = False  # type: ignore[attr-defined]
+    rnd.idempotent_response = response  # type: ignore[attr-defined]
     return rnd
 
 
@@ -214,7 +233,7 @@ def _round_create(*, match: Match, facts: Any, user: Any) -> Round:
         from_number=rnd.number,
     )
     rnd.save()
-    _scores_write(rnd, seats)
+    _scores_write(rnd, seats, new=True)
     match.next_number += 1
     match.version += 1
     match_state_follow(match=match, ruleset=ruleset, results=results, players=len(seats), options=options, user=user)
@@ -222,11 +241,6 @@ def _round_create(*, match: Match, facts: Any, user: Any) -> Round:
     _event(match, rnd, RoundEvent.Action.CREATE, user, None, round_snapshot(rnd))
     stats_match_changed(match=match, players=seats)
     return rnd
-
-
-def idempotency_response_store(*, user: Any, key: str, status: int, response: Any) -> None:
-    """Remember the exact response body sent for an Idempotency-Key (so replays are byte-for-byte equal)."""
-    IdempotencyKey.objects.filter(user=user, key=key, response__isnull=True).update(status=status, response=response)
 
 
 def _change(
@@ -287,7 +301,7 @@ def _change(
 def _lock_round(rnd: Round, user: Any) -> Round:
     match = match_lock(match_id=rnd.match_id)
     member_require(group=match.group, user=user)
-    locked = Round.objects.get(pk=rnd.pk)
+    locked = Round.objects.select_related("entered_by").get(pk=rnd.pk)
     locked.match = match
     return locked
 

@@ -83,3 +83,39 @@ def test_more_rows_do_not_mean_more_queries(table, client_for, django_assert_max
     with django_assert_max_num_queries(MAX_QUERIES):
         many = _count(api, url)
     assert many <= few, f"{name}: {few} queries with few rows, {many} with many"
+
+
+# Recording a round through the API: the token; the match with its seats; in the transaction the locked match,
+# the Idempotency-Key, the membership, the seats and live rounds, then the round, its scores, the match, the
+# history event, the statistics' dirty record and the key with its answer (in a test the transaction is a
+# savepoint: 2 more). Flagging the statistics stale runs after the commit and is counted apart.
+ROUND_POST_QUERIES = 16
+
+
+def test_recording_a_round_through_the_api_reads_nothing_twice(
+    table, client_for, njet_match, django_capture_on_commit_callbacks
+):
+    api = client_for(table.member)
+    services.round_record(match=njet_match, facts=njet_facts(), user=table.member)  # an earlier round to replay
+    with CaptureQueriesContext(connection) as queries, django_capture_on_commit_callbacks() as after_commit:
+        response = api.post(
+            f"/api/v1/matches/{njet_match.pk}/rounds",
+            {"facts": njet_facts()},
+            format="json",
+            HTTP_IDEMPOTENCY_KEY="tap-2",
+        )
+    assert response.status_code == 201, response.content
+    sql = [q["sql"] for q in queries]
+    assert len(sql) <= ROUND_POST_QUERIES, "\n".join(sql)
+    reads_of_the_match = [s for s in sql if s.startswith("SELECT") and 'FROM "scoring_match"' in s]
+    assert len(reads_of_the_match) == 2  # checked for access, then locked for the write
+    assert not any("COUNT(" in s for s in reads_of_the_match)  # the round count is for the match endpoints
+    assert not any(s.startswith('UPDATE "scoring_idempotencykey"') for s in sql)  # the answer is stored at once
+    assert len(after_commit) == 1
+
+    replay = api.post(
+        f"/api/v1/matches/{njet_match.pk}/rounds", {"facts": njet_facts()}, format="json", HTTP_IDEMPOTENCY_KEY="tap-2"
+    )
+    assert replay.headers["Idempotent-Replayed"] == "true"
+    assert replay.json() == response.json()
+    assert response.json()["match_state"] == {"id": njet_match.pk, "version": 3, "state": "open"}
