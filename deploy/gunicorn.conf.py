@@ -21,6 +21,9 @@ max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "100000"))
 max_requests_jitter = max_requests // 10
 accesslog = os.environ.get("GUNICORN_ACCESSLOG", "-")
 errorlog = "-"
+# The app logs to stderr (LOGGING in config/settings.py). Under systemd that is the journal; a daemonised
+# gunicorn with --error-logfile (make prod-up) would drop it, so send it to the error log file too.
+capture_output = True
 loglevel = os.environ.get("GUNICORN_LOGLEVEL", "warning")
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 proxy_allow_ips = forwarded_allow_ips
