@@ -179,11 +179,11 @@ def stats_match_changed(*, match: Match, players: Iterable[int] | None = None) -
     _dirty_record(group_id=group_id, match_id=match_id)
 
     def after_commit() -> None:
+        # Each statement commits on its own (no enclosing transaction): the snapshot rows of a group are shared
+        # by every writer of that group and by its refresh, and holding their locks from one statement to the
+        # next lets two of them wait for each other (wrapped in one transaction, the API benchmark deadlocked).
         try:
-            with transaction.atomic():
-                _mark_match(
-                    match_id=match_id, group_id=group_id, ruleset=ruleset, finished_at=finished_at, players=seated
-                )
+            _mark_match(match_id=match_id, group_id=group_id, ruleset=ruleset, finished_at=finished_at, players=seated)
         except Exception:
             logger.exception("stats: marking match %s stale failed; the catch-up will refresh it", match_id)
             return

@@ -10,7 +10,7 @@ from random import Random
 from typing import Any
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 
 from analytics import services
 from analytics.models import MatchStanding, RatingHistory, Snapshot, StatsDirty
@@ -303,3 +303,22 @@ def test_a_round_whose_stale_flags_were_lost_still_reaches_the_dashboard(
     caught_up = Snapshot.objects.get(key=key)
     assert not caught_up.stale and caught_up.payload["summary"]["rounds_entered"] == 2
     assert not StatsDirty.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_stale_flags_are_set_outside_any_transaction(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The group's and the game's snapshot rows are flagged by every writer of the group and rewritten by its
+    refresh. Each flagging statement commits on its own, so no writer holds those row locks while it waits for
+    another; wrapped in one transaction the API benchmark deadlocked (65 times in PostgreSQL's log)."""
+    inside: list[bool] = []
+    mark = services._mark
+
+    def spy(query: Any) -> int:
+        inside.append(connection.in_atomic_block)
+        return mark(query)
+
+    monkeypatch.setattr(services, "_mark", spy)
+    scoring.round_record(match=_open_match(table), facts=ROUND, user=table.owner)  # commits: the hooks run
+
+    assert inside, "the round flagged nothing"
+    assert not any(inside)
