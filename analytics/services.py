@@ -1,16 +1,19 @@
 """Analytics workflows: mark statistics stale, queue their recomputation, recompute, rebuild.
 
-The flow after a change to a match's rounds (``scoring`` calls :func:`stats_schedule` from
-``transaction.on_commit``):
+The flow after a change to a match or its rounds (``scoring``'s services call :func:`stats_match_changed` inside
+the transaction that makes the change):
 
-1. :func:`stats_mark_stale` — synchronous and cheap: records the match as dirty and flags the snapshots of
-   its group, game and players (and of everyone whose rating the change can move) as stale;
-2. a ``stats_refresh_group`` task is queued; when the broker is unreachable this is logged and skipped —
-   the round is saved, the snapshots say they are stale, and the periodic :func:`stats_catch_up` redoes it;
-3. :func:`stats_group_refresh` (in the worker) recomputes the dirty matches' standings, replays the
-   affected ratings, then recomputes every stale snapshot of the group from SQL aggregates.  The aggregates
-   are cached between refreshes (``analytics.grouprows``): a round entered into an open match reruns only
-   the two live queries, a finished match the group-wide ones and its own game's.
+1. in that transaction, the match is recorded in ``StatsDirty`` (one upsert), so the record commits or rolls
+   back with the change;
+2. after the commit, the snapshots of its group, game and players (and of everyone whose rating the change can
+   move) are flagged stale, one statement at a time, and a ``stats_refresh_group`` task is queued; when the
+   broker is unreachable this is logged and skipped — the round is saved, the snapshots say they are stale, and
+   the periodic :func:`stats_catch_up` redoes it (it finds the group through its ``StatsDirty`` rows, so even a
+   change whose after-commit step never ran is caught up);
+3. :func:`stats_group_refresh` (in the worker) flags the dirty matches' snapshots again, recomputes their
+   standings, replays the affected ratings, then recomputes every stale snapshot of the group from SQL
+   aggregates.  The aggregates are cached between refreshes (``analytics.grouprows``): a round entered into an
+   open match reruns only the two live queries, a finished match the group-wide ones and its own game's.
 
 :func:`stats_rebuild_all` recomputes everything from the scoring tables; it stores exactly what the
 incremental path stores because both end in the same per-group computation (``payloads.build``).
@@ -103,7 +106,7 @@ def _dirty_record(*, group_id: int, match_id: int) -> None:
         cursor.execute(
             f"INSERT INTO {table} (group_id, match_id, seq, marked_at) VALUES (%s, %s, 1, %s) "
             f"ON CONFLICT (group_id, match_id) DO UPDATE SET seq = {table}.seq + 1, marked_at = EXCLUDED.marked_at",
-            [group_id, match_id, timezone.now()],
+            [group_id, match_id, connection.ops.adapt_datetimefield_value(timezone.now())],
         )
 
 
