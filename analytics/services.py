@@ -8,12 +8,12 @@ the transaction that makes the change):
 2. after the commit, the snapshots of its group, game and players (and of everyone whose rating the change can
    move) are flagged stale, one statement at a time, and a ``stats_refresh_group`` task is queued; when the
    broker is unreachable this is logged and skipped — the round is saved, the snapshots say they are stale, and
-   the periodic :func:`stats_catch_up` redoes it (it finds the group through its ``StatsDirty`` rows, so even a
-   change whose after-commit step never ran is caught up);
-3. :func:`stats_group_refresh` (in the worker) flags the dirty matches' snapshots again, recomputes their
-   standings, replays the affected ratings, then recomputes every stale snapshot of the group from SQL
-   aggregates.  The aggregates are cached between refreshes (``analytics.grouprows``): a round entered into an
-   open match reruns only the two live queries, a finished match the group-wide ones and its own game's.
+   the periodic :func:`stats_catch_up` redoes it (it finds the group through its ``StatsDirty`` rows and flags
+   their snapshots again, so even a change whose after-commit step never ran is caught up);
+3. :func:`stats_group_refresh` (in the worker) recomputes the dirty matches' standings, replays the affected
+   ratings, then recomputes every stale snapshot of the group from SQL aggregates.  The aggregates are cached
+   between refreshes (``analytics.grouprows``): a round entered into an open match reruns only the two live
+   queries, a finished match the group-wide ones and its own game's.
 
 :func:`stats_rebuild_all` recomputes everything from the scoring tables; it stores exactly what the
 incremental path stores because both end in the same per-group computation (``payloads.build``).
@@ -359,9 +359,9 @@ def _standing_key(match_id: int) -> tuple[Any, str, set[int]] | None:
 def _mark_seated(group_id: int, match_ids: list[int]) -> None:
     """Flag the group's, the games' and the seated players' snapshots of these dirty matches as stale.
 
-    The writer flags them right after its commit; doing it again here means a round whose dirty record
-    committed but whose flagging never ran (the process died, the database blinked) still reaches the
-    dashboards with this refresh. Moved ratings are flagged by the standings step below.
+    The writer flags them right after its commit and only then queues a refresh; the catch-up does it again so
+    that a round whose dirty record committed but whose flagging never ran (the process died, the database
+    blinked) still reaches the dashboards. Moved ratings are flagged by the refresh's standings step.
     """
     seated = list(Seat.objects.filter(match_id__in=match_ids).values_list("player_id", "match__ruleset"))
     if not seated:
@@ -391,7 +391,6 @@ def _process_dirty(group_id: int) -> None:
             ratings_replay(group_id=group_id, ruleset=ruleset)
         _mark(Q(group_id=group_id))
     else:
-        _mark_seated(group_id, [d["match_id"] for d in dirty])
         since: dict[str, Any] = {}
         moved: set[int] = set()
         for d in sorted(dirty, key=lambda d: d["match_id"]):
@@ -478,8 +477,12 @@ def stats_group_refresh(*, group_id: int) -> int:
 
 def stats_catch_up() -> int:
     """Recompute whatever is stale or dirty (the periodic task; also what runs when the worker returns)."""
-    groups = set(StatsDirty.objects.values_list("group_id", flat=True).distinct())
-    groups |= set(Snapshot.objects.filter(stale=True).values_list("group_id", flat=True).distinct())
+    dirty: dict[int, list[int]] = {}
+    for group_id, match_id in StatsDirty.objects.values_list("group_id", "match_id"):
+        dirty.setdefault(group_id, []).append(match_id)
+    for group_id, match_ids in dirty.items():
+        _mark_seated(group_id, match_ids)
+    groups = set(dirty) | set(Snapshot.objects.filter(stale=True).values_list("group_id", flat=True).distinct())
     return sum(stats_group_refresh(group_id=gid) for gid in sorted(groups))
 
 
