@@ -128,11 +128,17 @@ def _mark_match(
     if finished_at is not None:
         keys.append((finished_at, match_id))
     affected |= _rated_after(group_id, ruleset, min(keys) if keys else None)
-    _snapshot_defaults(group_id=group_id, players=affected, rulesets=[ruleset])
+    _flag(group_id=group_id, rulesets={ruleset}, players=affected)
+
+
+def _flag(*, group_id: int, rulesets: set[str], players: set[int]) -> None:
+    """Make sure the unfiltered snapshots of the group, these games and players exist, and flag them (and their
+    filtered variants) stale."""
+    _snapshot_defaults(group_id=group_id, players=players, rulesets=rulesets)
     _mark(
         Q(scope="group", group_id=group_id)
-        | Q(scope="game", group_id=group_id, ruleset=ruleset)
-        | Q(scope="player", player_id__in=affected)
+        | Q(scope="game", group_id=group_id, ruleset__in=rulesets)
+        | Q(scope="player", player_id__in=players)
     )
 
 
@@ -304,9 +310,11 @@ BROKER_ERRORS = _broker_errors()
 
 
 def stats_schedule(*, match_id: int, group_id: int | None = None) -> None:
-    """Called (via transaction.on_commit) after any change to a match or its rounds. Never raises.
+    """Record a changed match and, at once, flag its snapshots and queue a refresh. Never raises.
 
-    Pass ``group_id`` when the match itself was deleted (so that its group can still be found).
+    For a caller that does not hold the match: the services call :func:`stats_match_changed` inside their
+    transaction instead. Pass ``group_id`` when the match itself was deleted (so that its group can still be
+    found through its standings).
     """
     try:
         gid = stats_mark_stale(match_id=match_id, group_id=group_id)
@@ -366,13 +374,7 @@ def _mark_seated(group_id: int, match_ids: list[int]) -> None:
     seated = list(Seat.objects.filter(match_id__in=match_ids).values_list("player_id", "match__ruleset"))
     if not seated:
         return
-    players, rulesets = {p for p, _ in seated}, {r for _, r in seated}
-    _snapshot_defaults(group_id=group_id, players=players, rulesets=rulesets)
-    _mark(
-        Q(scope="group", group_id=group_id)
-        | Q(scope="game", group_id=group_id, ruleset__in=rulesets)
-        | Q(scope="player", player_id__in=players)
-    )
+    _flag(group_id=group_id, rulesets={r for _, r in seated}, players={p for p, _ in seated})
 
 
 def _process_dirty(group_id: int) -> None:
