@@ -104,59 +104,52 @@ def standing_rows(
 
 
 def _matches(where: str, params: list[Any]) -> Iterator[list[dict[str, Any]]]:
-    """Standings of the finished matches selected by ``where`` (on ``m``), streamed match by match."""
+    """Standings of the finished matches selected by ``where`` (on ``m``), streamed match by match.
+
+    Three streams in match order, merged here: the matches, their seats and their live rounds (the match's
+    own columns are read once per match, not once per round).
+    """
+    finished = f"FROM {MATCH} m WHERE m.state = 'finished' AND {where}"
+    match_sql = f"SELECT m.id, m.group_id, m.ruleset, m.options, m.finished_at {finished} ORDER BY m.id"
     seat_sql = f"""
-        SELECT s.match_id, s.number, s.player_id FROM {SEAT} s JOIN {MATCH} m ON m.id = s.match_id
-        WHERE m.state = 'finished' AND {where} ORDER BY s.match_id, s.number
+        SELECT s.match_id, s.number, s.player_id FROM {SEAT} s
+        WHERE s.match_id IN (SELECT m.id {finished}) ORDER BY s.match_id, s.number
     """
     round_sql = f"""
-        SELECT m.id, m.group_id, m.ruleset, m.options, m.finished_at, r.facts, r.points
-        FROM {MATCH} m JOIN {ROUND} r ON r.match_id = m.id AND r.deleted_at IS NULL
-        WHERE m.state = 'finished' AND {where} ORDER BY m.id, r.number
+        SELECT r.match_id, r.facts, r.points FROM {ROUND} r
+        WHERE r.deleted_at IS NULL AND r.match_id IN (SELECT m.id {finished}) ORDER BY r.match_id, r.number
     """
     seats = _group_by_match(stream(seat_sql, params))
-    pending_seats: tuple[int, list[tuple[int, int]]] | None = next(seats, None)
-    current: list[Any] | None = None
-    rounds: list[tuple[Any, Sequence[int]]] = []
-
-    def flush() -> list[dict[str, Any]]:
-        nonlocal pending_seats
-        assert current is not None
-        match_id = current[0]
-        while pending_seats is not None and pending_seats[0] < match_id:
-            pending_seats = next(seats, None)
-        match_seats = pending_seats[1] if pending_seats is not None and pending_seats[0] == match_id else []
-        return standing_rows(
+    rounds = _group_by_match((row[0], (_json(row[1]), _json(row[2]))) for row in stream(round_sql, params))
+    next_seats, next_rounds = next(seats, None), next(rounds, None)
+    for match_id, group_id, ruleset, options, finished_at in stream(match_sql, params):
+        while next_seats is not None and next_seats[0] < match_id:
+            next_seats = next(seats, None)
+        while next_rounds is not None and next_rounds[0] < match_id:
+            next_rounds = next(rounds, None)
+        yield standing_rows(
             match_id=match_id,
-            group_id=current[1],
-            ruleset=current[2],
-            options=_json(current[3]),
-            finished_at=aware(current[4]),
-            seats=match_seats,
-            rounds=rounds,
+            group_id=group_id,
+            ruleset=ruleset,
+            options=_json(options),
+            finished_at=aware(finished_at),
+            seats=next_seats[1] if next_seats is not None and next_seats[0] == match_id else [],
+            rounds=next_rounds[1] if next_rounds is not None and next_rounds[0] == match_id else [],
         )
 
-    for row in stream(round_sql, params):
-        if current is not None and row[0] != current[0]:
-            yield flush()
-            rounds = []
-        current = list(row)
-        rounds.append((_json(row[5]), _json(row[6])))
-    if current is not None:
-        yield flush()
 
-
-def _group_by_match(rows: Iterable[tuple[Any, ...]]) -> Iterator[tuple[int, list[tuple[int, int]]]]:
+def _group_by_match(rows: Iterable[tuple[int, Any]]) -> Iterator[tuple[int, list[Any]]]:
+    """``(match_id, *rest)`` rows in match order -> ``(match_id, [rest, ...])`` per match."""
     match_id: int | None = None
-    seats: list[tuple[int, int]] = []
-    for mid, number, player_id in rows:
+    items: list[Any] = []
+    for mid, *rest in rows:
         if match_id is not None and mid != match_id:
-            yield match_id, seats
-            seats = []
+            yield match_id, items
+            items = []
         match_id = mid
-        seats.append((number, player_id))
+        items.append(rest[0] if len(rest) == 1 else tuple(rest))
     if match_id is not None:
-        yield match_id, seats
+        yield match_id, items
 
 
 def _json(value: Any) -> Any:
