@@ -26,10 +26,12 @@ import logging
 import socket
 import time
 from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Case, F, Q, Value, When
+from django.db.models import Case, Count, F, Q, Value, When
 from django.utils import timezone
 
 from scoring.models import Group, Match, Seat
@@ -508,19 +510,53 @@ def stats_rebuild_group(*, group_id: int) -> int:
     return written
 
 
-def stats_rebuild_all(*, progress: Any = None) -> int:
-    """The full rebuild (nightly): every group from scratch, one group at a time (bounded memory)."""
-    groups = list(Group.objects.order_by("id").values_list("id", flat=True))
+def rebuild_threads() -> int:
+    """How many groups the full rebuild recomputes side by side (one on SQLite or inside a transaction)."""
+    if connection.vendor != "postgresql" or connection.in_atomic_block:  # other connections would not see it
+        return 1
+    return max(1, int(settings.STATS_REBUILD_THREADS))
+
+
+def _rebuild_group_in_thread(group_id: int) -> int:
+    try:
+        return stats_rebuild_group(group_id=group_id)
+    finally:
+        connection.close()  # this thread's own connection; nothing else would close it
+
+
+def stats_rebuild_all(*, progress: Any = None, threads: int | None = None) -> int:
+    """The full rebuild (nightly): every group from scratch, each group in one piece (bounded memory).
+
+    ``threads`` groups (default :func:`rebuild_threads`) are recomputed side by side, largest first: a
+    group's work alternates between Python (replaying rounds, rating) and waiting for PostgreSQL's
+    aggregates, so a second thread keeps the second core busy. Groups are independent; each runs under
+    its own group lock, as in the sequential order.
+    """
+    groups = list(Group.objects.annotate(n=Count("matches")).order_by("-n", "id").values_list("id", flat=True))
     with transaction.atomic():
         live = Group.objects.values("id")
         MatchStanding.objects.exclude(group_id__in=live).delete()
         RatingHistory.objects.exclude(group_id__in=live).delete()
         StatsDirty.objects.exclude(group_id__in=live).delete()
+    threads = min(rebuild_threads() if threads is None else threads, len(groups))
     written = 0
-    for i, group_id in enumerate(groups):
-        written += stats_rebuild_group(group_id=group_id)
-        if progress is not None:
-            progress(i + 1, len(groups))
+    if threads <= 1:
+        for i, group_id in enumerate(groups):
+            written += stats_rebuild_group(group_id=group_id)
+            if progress is not None:
+                progress(i + 1, len(groups))
+    else:
+        with ThreadPoolExecutor(threads, thread_name_prefix="stats-rebuild") as pool:
+            futures = [pool.submit(_rebuild_group_in_thread, group_id) for group_id in groups]
+            try:
+                for i, future in enumerate(as_completed(futures)):
+                    written += future.result()
+                    if progress is not None:
+                        progress(i + 1, len(groups))
+            except BaseException:
+                for future in futures:  # a failed group stops the rebuild as it would in sequence
+                    future.cancel()
+                raise
     _vacuum_derived()
     return written
 

@@ -182,6 +182,10 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
+# The full rebuild recomputes groups side by side in this many threads (each with its own database connection):
+# while one waits for PostgreSQL's aggregates, another replays rounds in Python. SQLite always uses one.
+STATS_REBUILD_THREADS = max(1, env_int("STATS_REBUILD_THREADS", 2))
+
 CACHES = {
     "default": (
         {

@@ -322,3 +322,77 @@ def test_the_stale_flags_are_set_outside_any_transaction(table: Table, monkeypat
 
     assert inside, "the round flagged nothing"
     assert not any(inside)
+
+
+def _derived() -> tuple[dict[str, Any], list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    standings = list(
+        MatchStanding.objects.order_by("match_id", "seat").values_list("match_id", "player_id", "total", "rank", "won")
+    )
+    ratings = list(
+        RatingHistory.objects.order_by("match_id", "player_id").values_list("match_id", "player_id", "mu", "sigma")
+    )
+    return snapshots(), standings, ratings
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_threaded_rebuild_equals_the_sequential_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The nightly rebuild recomputes groups side by side in threads, each on its own connection (which needs
+    committed data: the other tests run inside a transaction, so they take the sequential path)."""
+    from tests.analytics.helpers import make_table
+
+    rng = Random(7)
+    for n, games in enumerate((("njet", "abluxxen"), ("coloretto",), ("meinz", "njet", "coloretto"))):
+        table = make_table(f"table {n}")
+        for ruleset in games:
+            play(table, ruleset, table.players[: 3 + n % 2], rng, rounds=4)
+    assert services.rebuild_threads() == 2
+
+    services.stats_rebuild_all(threads=1)
+    sequential = _derived()
+    assert len(sequential[1]) > 0 and len(sequential[2]) > 0
+
+    Snapshot.objects.update(payload={}, stale=True)
+    MatchStanding.objects.all().delete()
+    RatingHistory.objects.all().delete()
+    threads: set[str] = set()
+    rebuild_group = services.stats_rebuild_group
+
+    def spy(*, group_id: int) -> int:
+        import threading
+
+        threads.add(threading.current_thread().name)
+        return rebuild_group(group_id=group_id)
+
+    monkeypatch.setattr(services, "stats_rebuild_group", spy)
+    done: list[tuple[int, int]] = []
+    services.stats_rebuild_all(progress=lambda i, total: done.append((i, total)))
+    assert len(threads) == 2 and all(name.startswith("stats-rebuild") for name in threads)
+    assert done == [(1, 3), (2, 3), (3, 3)]
+    threaded = _derived()
+    assert differences(threaded[0], sequential[0]) == []
+    assert threaded[1:] == sequential[1:]
+    assert not Snapshot.objects.filter(stale=True).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_failing_group_stops_the_threaded_rebuild(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first group fails at once while the others take a while: the error reaches the caller and the
+    groups not yet started are never started (as in the sequential order, a failure ends the rebuild)."""
+    import time
+
+    from tests.analytics.helpers import make_table
+
+    groups = [make_table(f"table {n}").group.pk for n in range(6)]
+    started: list[int] = []
+
+    def broken(*, group_id: int) -> int:
+        started.append(group_id)
+        if group_id == groups[0]:
+            raise RuntimeError(f"group {group_id} is broken")
+        time.sleep(0.3)
+        return 0
+
+    monkeypatch.setattr(services, "stats_rebuild_group", broken)
+    with pytest.raises(RuntimeError, match="is broken"):
+        services.stats_rebuild_all(threads=2)
+    assert groups[0] in started and len(started) <= 3, started
