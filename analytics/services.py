@@ -524,6 +524,25 @@ def _rebuild_group_in_thread(group_id: int) -> int:
         connection.close()  # this thread's own connection; nothing else would close it
 
 
+def _rebuilt(groups: list[int], threads: int) -> Iterator[int]:
+    """Rebuild the groups in order (one thread) or side by side; yields each group's snapshot count as it ends.
+
+    A failed group stops the rebuild as it would in sequence: the groups not yet started are cancelled.
+    """
+    if threads <= 1:
+        for group_id in groups:
+            yield stats_rebuild_group(group_id=group_id)
+        return
+    with ThreadPoolExecutor(threads, thread_name_prefix="stats-rebuild") as pool:
+        futures = [pool.submit(_rebuild_group_in_thread, group_id) for group_id in groups]
+        try:
+            for future in as_completed(futures):
+                yield future.result()
+        finally:
+            for future in futures:
+                future.cancel()
+
+
 def stats_rebuild_all(*, progress: Any = None, threads: int | None = None) -> int:
     """The full rebuild (nightly): every group from scratch, each group in one piece (bounded memory).
 
@@ -540,23 +559,10 @@ def stats_rebuild_all(*, progress: Any = None, threads: int | None = None) -> in
         StatsDirty.objects.exclude(group_id__in=live).delete()
     threads = min(rebuild_threads() if threads is None else threads, len(groups))
     written = 0
-    if threads <= 1:
-        for i, group_id in enumerate(groups):
-            written += stats_rebuild_group(group_id=group_id)
-            if progress is not None:
-                progress(i + 1, len(groups))
-    else:
-        with ThreadPoolExecutor(threads, thread_name_prefix="stats-rebuild") as pool:
-            futures = [pool.submit(_rebuild_group_in_thread, group_id) for group_id in groups]
-            try:
-                for i, future in enumerate(as_completed(futures)):
-                    written += future.result()
-                    if progress is not None:
-                        progress(i + 1, len(groups))
-            except BaseException:
-                for future in futures:  # a failed group stops the rebuild as it would in sequence
-                    future.cancel()
-                raise
+    for i, count in enumerate(_rebuilt(groups, threads)):
+        written += count
+        if progress is not None:
+            progress(i + 1, len(groups))
     _vacuum_derived()
     return written
 
