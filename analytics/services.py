@@ -133,15 +133,40 @@ def _mark_match(
     _flag(group_id=group_id, rulesets={ruleset}, players=affected)
 
 
+def _mark_returning(*, group_id: int, rulesets: set[str], players: set[int]) -> set[str]:
+    """Flag the snapshots of the group, these games and players (every filter) stale, in one statement that
+    also says which rows it flagged (their keys)."""
+    table = connection.ops.quote_name(Snapshot._meta.db_table)
+    where, params = ["(scope = %s AND group_id = %s)"], ["group", group_id]
+    if rulesets:
+        where.append(f"(scope = %s AND group_id = %s AND ruleset IN ({', '.join(['%s'] * len(rulesets))}))")
+        params += ["game", group_id, *sorted(rulesets)]
+    if players:
+        where.append(f"(scope = %s AND player_id IN ({', '.join(['%s'] * len(players))}))")
+        params += ["player", *sorted(players)]
+    sql = f"UPDATE {table} SET stale = %s, stale_seq = stale_seq + 1 WHERE {' OR '.join(where)} RETURNING key"
+    params.insert(0, True)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return {row[0] for row in cursor.fetchall()}
+
+
 def _flag(*, group_id: int, rulesets: set[str], players: set[int]) -> None:
-    """Make sure the unfiltered snapshots of the group, these games and players exist, and flag them (and their
-    filtered variants) stale."""
-    _snapshot_defaults(group_id=group_id, players=players, rulesets=rulesets)
-    _mark(
-        Q(scope="group", group_id=group_id)
-        | Q(scope="game", group_id=group_id, ruleset__in=rulesets)
-        | Q(scope="player", player_id__in=players)
-    )
+    """Flag the snapshots of the group, these games and players (and their filtered variants) stale, and
+    create the unfiltered ones that do not exist yet (as stale rows).
+
+    One statement on the round-entry path: the update says which rows it flagged, so the unfiltered rows are
+    inserted only when one is missing (a group's, game's or player's first round).  A row created after the
+    update is stale from the start, which is what flagging it would have made it.
+    """
+    flagged = _mark_returning(group_id=group_id, rulesets=rulesets, players=players)
+    flt = ALL.key
+    missing_games = {r for r in rulesets if snapshot_key("game", group_id=group_id, ruleset=r, flt=flt) not in flagged}
+    missing_players = {
+        p for p in players if snapshot_key("player", group_id=group_id, player_id=p, flt=flt) not in flagged
+    }
+    if missing_games or missing_players or snapshot_key("group", group_id=group_id, flt=flt) not in flagged:
+        _snapshot_defaults(group_id=group_id, players=missing_players, rulesets=missing_games)
 
 
 def stats_mark_stale(*, match_id: int, group_id: int | None = None) -> int | None:

@@ -305,19 +305,46 @@ def test_a_round_whose_stale_flags_were_lost_still_reaches_the_dashboard(
     assert not StatsDirty.objects.exists()
 
 
+def test_flagging_creates_the_missing_rows_and_flags_every_filter_once(table: Table) -> None:
+    """One UPDATE flags the group's, the game's and the players' snapshots under every filter; the unfiltered
+    rows that do not exist yet are created stale, and a row that exists is never duplicated."""
+    a, b, c = table.players[:3]
+    gid = table.group.pk
+    Snapshot.objects.create(key=f"group:{gid}|y2025", scope="group", group_id=gid, filter_key="y2025", stale=False)
+    Snapshot.objects.create(key=f"player:{a.pk}|all", scope="player", group_id=gid, player_id=a.pk, stale=False)
+    Snapshot.objects.create(key=f"player:{c.pk}|all", scope="player", group_id=gid, player_id=c.pk, stale=False)
+
+    services._flag(group_id=gid, rulesets={"abluxxen"}, players={a.pk, b.pk})
+
+    rows = {s.key: (s.stale, s.stale_seq) for s in Snapshot.objects.all()}
+    assert rows == {
+        f"group:{gid}|y2025": (True, 1),  # a filtered variant: flagged
+        f"player:{a.pk}|all": (True, 1),  # existed: flagged
+        f"player:{c.pk}|all": (False, 0),  # not seated: left alone
+        f"group:{gid}|all": (True, 0),  # created stale
+        f"game:{gid}:abluxxen|all": (True, 0),
+        f"player:{b.pk}|all": (True, 0),
+    }
+
+    services._flag(group_id=gid, rulesets={"abluxxen"}, players={a.pk, b.pk})
+    assert Snapshot.objects.count() == 6
+    assert Snapshot.objects.get(key=f"group:{gid}|all").stale_seq == 1
+    assert Snapshot.objects.get(key=f"player:{a.pk}|all").stale_seq == 2
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_stale_flags_are_set_outside_any_transaction(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
     """The group's and the game's snapshot rows are flagged by every writer of the group and rewritten by its
     refresh. Each flagging statement commits on its own, so no writer holds those row locks while it waits for
     another; wrapped in one transaction the API benchmark deadlocked (65 times in PostgreSQL's log)."""
     inside: list[bool] = []
-    mark = services._mark
+    mark = services._mark_returning
 
-    def spy(query: Any) -> int:
+    def spy(**kwargs: Any) -> set[str]:
         inside.append(connection.in_atomic_block)
-        return mark(query)
+        return mark(**kwargs)
 
-    monkeypatch.setattr(services, "_mark", spy)
+    monkeypatch.setattr(services, "_mark_returning", spy)
     scoring.round_record(match=_open_match(table), facts=ROUND, user=table.owner)  # commits: the hooks run
 
     assert inside, "the round flagged nothing"
