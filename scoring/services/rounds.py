@@ -31,7 +31,7 @@ from .common import (
     stats_match_changed,
     version_check,
 )
-from .errors import Conflict, IdempotencyMismatch
+from .errors import Conflict, IdempotencyMismatch, ServiceError
 from .groups import member_require
 
 
@@ -177,12 +177,7 @@ def round_record(
         idempotency_key = None
     try:
         with transaction.atomic():
-            locked = match_lock(match_id=match.pk)
-            if idempotency_key:
-                replay = _replay(user=user, key=idempotency_key, scope=scope, digest=digest)
-                if replay is not None:
-                    return replay
-            rnd = _round_create(match=locked, facts=facts, user=user)
+            rnd = _round_create(match=match_lock(match_id=match.pk), facts=facts, user=user)
             response = respond(rnd) if respond is not None else None
             if idempotency_key:
                 IdempotencyKey.objects.create(
@@ -194,8 +189,10 @@ def round_record(
                     status=201,
                     response=response,
                 )
-    except IntegrityError:
-        # The same key is being used by a parallel request on another match: it won the unique index.
+    except (IntegrityError, ServiceError):
+        # A repeated key is found by its unique index, so the common case (a new key) costs no lookup: the
+        # retry's round is rolled back with its transaction and the first answer is returned instead. A retry
+        # that can no longer be applied (the first request finished the match, say) is answered the same way.
         if idempotency_key:
             replay = _replay(user=user, key=idempotency_key, scope=scope, digest=digest)
             if replay is not None:
