@@ -1,0 +1,129 @@
+"""Snapshot rows are shared by every writer of a group and by its refresh, so every multi-row update of them
+locks the rows in id order: two such updates may wait for each other's rows, but never in a cycle (before,
+the API benchmark logged dozens of PostgreSQL deadlocks a minute, each costing a request a second).
+
+Each test holds the lowest-id row from another connection, starts the update in a thread, waits until it is
+blocked, and then checks that the highest-id row is still free: an update that locks in id order cannot have
+taken it yet. The lowest-id row is rewritten first, so that a plan visiting the rows in their physical or index
+order would meet it last (and would have locked the others already)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from django.db import DatabaseError, connection, connections
+from django.db.models import Q
+
+from analytics import services
+from analytics.models import Snapshot
+from tests.analytics.helpers import Table, make_table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def side() -> Iterator[Callable[[], Any]]:
+    """Extra connections to the test database, outside Django's per-thread handling; closed afterwards."""
+    opened: list[Any] = []
+
+    def open_one() -> Any:
+        wrapper = connections.create_connection("default")
+        wrapper.set_autocommit(False)
+        opened.append(wrapper)
+        return wrapper
+
+    yield open_one
+    for wrapper in opened:
+        wrapper.rollback()
+        wrapper.close()
+
+
+def _rows(table: Table) -> list[int]:
+    gid = table.group.pk
+    a, b = table.players[:2]
+    for key, scope, extra in (
+        (f"group:{gid}|all", "group", {}),
+        (f"game:{gid}:abluxxen|all", "game", {"ruleset": "abluxxen"}),
+        (f"player:{a.pk}|all", "player", {"player_id": a.pk}),
+        (f"player:{b.pk}|all", "player", {"player_id": b.pk}),
+    ):
+        Snapshot.objects.create(key=key, scope=scope, group_id=gid, stale=False, **extra)
+    ids = sorted(Snapshot.objects.filter(group_id=gid).values_list("pk", flat=True))
+    for n in range(3):  # move the lowest id behind the others, in the heap and in the (group, stale) index
+        Snapshot.objects.filter(pk=ids[0]).update(payload={"n": n}, stale=True)
+    return ids
+
+
+def _waiting_on_a_lock(pid: int, timeout: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", [pid])
+            row = cursor.fetchone()
+        if row is not None and row[0] == "Lock":
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _flag_writer(table: Table) -> None:
+    a, b = table.players[:2]
+    services._flag(group_id=table.group.pk, rulesets={"abluxxen"}, players={a.pk, b.pk})
+
+
+def _refresh_start(table: Table) -> None:
+    services._mark(Q(group_id=table.group.pk))
+
+
+@pytest.mark.parametrize("update", [_flag_writer, _refresh_start], ids=["round-writer flag", "refresh mark"])
+def test_snapshot_rows_are_locked_in_id_order(side: Callable[[], Any], update: Callable[[Table], None]) -> None:
+    if connection.vendor != "postgresql":
+        pytest.fail("this test needs PostgreSQL (make test sets DATABASE_URL)")
+    table = make_table()
+    ids = _rows(table)
+
+    holder = side()
+    with holder.cursor() as cursor:
+        cursor.execute("SELECT id FROM analytics_snapshot WHERE id = %s FOR UPDATE", [ids[0]])
+
+    result: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_backend_pid()")
+                result["pid"] = cursor.fetchone()[0]
+            update(table)
+            result["done"] = True
+        except Exception as exc:  # reported by the assertions below
+            result["error"] = exc
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 10
+        while "pid" not in result and "error" not in result and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert "error" not in result, result.get("error")
+        assert _waiting_on_a_lock(result["pid"]), "the update did not wait for the held row"
+
+        probe = side()
+        try:
+            with probe.cursor() as cursor:
+                cursor.execute("SELECT id FROM analytics_snapshot WHERE id = %s FOR UPDATE NOWAIT", [ids[-1]])
+        except DatabaseError:
+            pytest.fail("the update locked a higher id while it waited for the lowest one")
+        probe.rollback()
+    finally:
+        holder.commit()
+        thread.join(timeout=20)
+
+    assert result.get("done") and "error" not in result, result
+    flagged = dict(Snapshot.objects.filter(pk__in=ids).values_list("pk", "stale"))
+    assert flagged == dict.fromkeys(ids, True)
