@@ -183,14 +183,15 @@ def match_list(*, group: Group, state: str | None = None, ruleset: str | None = 
     return matches
 
 
-def match_get(*, user: Any, match_id: Any, rounds_played: bool = True) -> Match:
-    """A match of one of ``user``'s groups, else Http404; with its seats and, unless ``rounds_played`` is
-    False, the number of live rounds (a count over the match's rounds that the round endpoints do not need)."""
+def match_get(*, user: Any, match_id: Any, rounds_played: bool = True, seats: bool = True) -> Match:
+    """A match of one of ``user``'s groups, else Http404; with its seats unless ``seats`` is False (recording
+    a round reads them under the match's lock anyway) and, unless ``rounds_played`` is False, the number of live
+    rounds (a count over the match's rounds that the round endpoints do not need)."""
     if not user.is_authenticated:
         raise Http404
-    matches = (
-        Match.objects.filter(group__memberships__user=user).select_related("group").prefetch_related(_seats_prefetch())
-    )
+    matches = Match.objects.filter(group__memberships__user=user).select_related("group")
+    if seats:
+        matches = matches.prefetch_related(_seats_prefetch())
     if rounds_played:
         matches = matches.annotate(rounds_played=Count("rounds", filter=Q(rounds__deleted_at__isnull=True)))
     try:

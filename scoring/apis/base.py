@@ -154,14 +154,17 @@ class ApiView(GenericAPIView):
 
     # --- outputs --------------------------------------------------------------------------------
 
-    def round_context(self, match: Match) -> dict[str, Any]:
+    def round_context(self, match: Match, names: list[str] | None = None) -> dict[str, Any]:
+        """What the round serializers need: the ruleset and the seated players' names (from ``match``'s
+        seats unless ``names`` are given)."""
         from scoring import rules
 
         try:
             ruleset = rules.get(match.ruleset)
         except (KeyError, ModuleNotFoundError):
             ruleset = None
-        names = [s.player.name for s in match.seats.all()]
+        if names is None:
+            names = [s.player.name for s in match.seats.all()]
         return {"request": self.request, "ruleset": ruleset, "names": names}
 
     def current(self, obj: Any) -> Any:

@@ -39,20 +39,22 @@ INCLUDE_DELETED = OpenApiParameter("include_deleted", OpenApiTypes.BOOL, descrip
 class _RoundView(ApiView):
     serializer_class = RoundSerializer
 
-    def match(self, *, match_id: Any) -> Match:
+    def match(self, *, match_id: Any, seats: bool = True) -> Match:
         """The match (access checked), without the round count the match endpoints show."""
-        return selectors.match_get(user=self.request.user, match_id=match_id, rounds_played=False)
+        return selectors.match_get(user=self.request.user, match_id=match_id, rounds_played=False, seats=seats)
 
     def written(self, rnd: Round, seated: Match) -> dict[str, Any]:
         """The round after a write, with the match's new version and state.
 
         ``rnd`` comes from the service that wrote it, with ``rnd.match`` the match as the write left it (its
-        new version and state); ``seated`` is the match fetched for this request, whose seats name the players
-        in the explanation. Nothing is read again.
+        new version and state); the players in the explanation are named by ``rnd.seat_names`` when the
+        service read them (a new round), else by the seats of ``seated``, the match fetched for this request.
+        Nothing is read again.
         """
         match = rnd.match
         rnd.match_state = {"id": match.pk, "version": match.version, "state": match.state}  # type: ignore[attr-defined]
-        return dict(RoundWriteResultSerializer(rnd, context=self.round_context(seated)).data)
+        context = self.round_context(seated, names=getattr(rnd, "seat_names", None))
+        return dict(RoundWriteResultSerializer(rnd, context=context).data)
 
     def round(self, match: Match, number: int) -> Round:
         return selectors.round_get(match=match, number=number)
@@ -75,7 +77,7 @@ class RoundListView(_RoundView):
     )
     def post(self, request: Request, match_id: int) -> Response:
         """Scores the round by the match's ruleset; 400 with field-level messages when a rule is broken."""
-        match = self.match(match_id=match_id)
+        match = self.match(match_id=match_id, seats=False)  # the service reads the seats under its lock
         key = request.headers.get("Idempotency-Key") or None
         if key is not None and (len(key) > 100 or not key.isprintable()):
             raise services.ValidationFailed.single(

@@ -44,6 +44,12 @@ def _seats(match: Match) -> list[int]:
     return list(Seat.objects.filter(match=match).order_by("number").values_list("player_id", flat=True))
 
 
+def _seating(match: Match) -> tuple[list[int], list[str]]:
+    """The seated players' ids and current names, in seat order (one query)."""
+    rows = list(Seat.objects.filter(match=match).order_by("number").values_list("player_id", "player__name"))
+    return [player_id for player_id, _ in rows], [name for _, name in rows]
+
+
 def _live(match: Match) -> list[Round]:
     return list(Round.objects.filter(match=match, deleted_at__isnull=True).order_by("number"))
 
@@ -170,6 +176,8 @@ def round_record(
     answer to remember with the key (``rnd.match`` is the updated match); it is
     stored in the same transaction, so a replay always gets the first answer
     byte for byte, and is available as ``idempotent_response`` on the round.
+    A new round also carries ``seat_names``: the players' names in seat order, as read under the lock, so the
+    caller does not need to fetch the seats again to explain the result.
     """
     scope = f"round_record:{match.pk}"
     digest = request_hash(scope, facts)
@@ -208,7 +216,7 @@ def _round_create(*, match: Match, facts: Any, user: Any) -> Round:
     if match.state == Match.State.FINISHED:
         raise Conflict(gettext("This match is finished; reopen it to add rounds."))
     ruleset = ruleset_get(match.ruleset)
-    seats = _seats(match)
+    seats, names = _seating(match)
     options = options_or_fail(ruleset, match.options, players=len(seats))
     stored = normalise_or_fail(ruleset, facts, players=len(seats), options=options)
     rnd = Round(
@@ -237,6 +245,7 @@ def _round_create(*, match: Match, facts: Any, user: Any) -> Round:
     match.save()
     _event(match, rnd, RoundEvent.Action.CREATE, user, None, round_snapshot(rnd))
     stats_match_changed(match=match, players=seats)
+    rnd.seat_names = names  # type: ignore[attr-defined]  # as read under the lock, for the answer
     return rnd
 
 
