@@ -508,12 +508,19 @@ def _refresh_snapshots(group_id: int, *, start: float = 0.0) -> int:
 
 
 def stats_group_refresh(*, group_id: int) -> int:
-    """Bring a group's standings, ratings and stale snapshots up to date (idempotent); returns snapshots written."""
-    _queued_release(group_id)  # from here on, a new change needs a new refresh
+    """Bring a group's standings, ratings and stale snapshots up to date (idempotent); returns snapshots written.
+
+    The "refresh queued" mark is cleared once this refresh holds the group's lock, just before it reads what
+    changed: changes made while it waited for a running refresh of the group ride on it, so one busy group never
+    has more than one refresh waiting, however many rounds arrive (releasing it before the wait let every round
+    queue another refresh, and they filled the workers waiting for the same lock).
+    """
     if not Group.objects.filter(pk=group_id).exists():
+        _queued_release(group_id)
         StatsDirty.objects.filter(group_id=group_id).delete()
         return 0
     with group_lock(group_id):
+        _queued_release(group_id)  # from here on, a new change needs a new refresh
         _locked_update(Q(group_id=group_id, stale=True), computing=True, progress=0.0, computing_since=timezone.now())
         _process_dirty(group_id)
         _locked_update(Q(group_id=group_id, stale=True), computing=True)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from django.db import connections
 
 from analytics import services as analytics_services
 from tests.analytics.helpers import Table, make_table
@@ -26,3 +27,20 @@ def _broker_backoff_reset() -> Iterator[None]:
 @pytest.fixture
 def table(db: None) -> Table:
     return make_table()
+
+
+@pytest.fixture
+def side() -> Iterator[Callable[[], Any]]:
+    """Extra connections to the test database, outside Django's per-thread handling; closed afterwards."""
+    opened: list[Any] = []
+
+    def open_one() -> Any:
+        wrapper = connections.create_connection("default")
+        wrapper.set_autocommit(False)
+        opened.append(wrapper)
+        return wrapper
+
+    yield open_one
+    for wrapper in opened:
+        wrapper.rollback()
+        wrapper.close()

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from random import Random
 from typing import Any
+
+from django.db import connection
 
 from analytics import services as analytics_services
 from analytics import synthetic
@@ -122,3 +125,16 @@ def worker_start(queue: str) -> Any:
 def worker_stop(proc: Any) -> None:
     proc.terminate()
     proc.wait(timeout=30)
+
+
+def backend_waits_for_a_lock(pid: int, timeout: float = 10.0) -> bool:
+    """True once the PostgreSQL backend ``pid`` waits for a lock (row, transaction or advisory)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", [pid])
+            row = cursor.fetchone()
+        if row is not None and row[0] == "Lock":
+            return True
+        time.sleep(0.05)
+    return False

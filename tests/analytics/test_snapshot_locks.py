@@ -11,35 +11,18 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import DatabaseError, connection, connections
+from django.db import DatabaseError, connection
 from django.db.models import Q
 
 from analytics import services
 from analytics.models import Snapshot
-from tests.analytics.helpers import Table, make_table
+from tests.analytics.helpers import Table, backend_waits_for_a_lock, make_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def side() -> Iterator[Callable[[], Any]]:
-    """Extra connections to the test database, outside Django's per-thread handling; closed afterwards."""
-    opened: list[Any] = []
-
-    def open_one() -> Any:
-        wrapper = connections.create_connection("default")
-        wrapper.set_autocommit(False)
-        opened.append(wrapper)
-        return wrapper
-
-    yield open_one
-    for wrapper in opened:
-        wrapper.rollback()
-        wrapper.close()
 
 
 def _rows(table: Table) -> list[int]:
@@ -56,18 +39,6 @@ def _rows(table: Table) -> list[int]:
     for n in range(3):  # move the lowest id behind the others, in the heap and in the (group, stale) index
         Snapshot.objects.filter(pk=ids[0]).update(payload={"n": n}, stale=True)
     return ids
-
-
-def _waiting_on_a_lock(pid: int, timeout: float = 10.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", [pid])
-            row = cursor.fetchone()
-        if row is not None and row[0] == "Lock":
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def _flag_writer(table: Table) -> None:
@@ -111,7 +82,7 @@ def test_snapshot_rows_are_locked_in_id_order(side: Callable[[], Any], update: C
         while "pid" not in result and "error" not in result and time.monotonic() < deadline:
             time.sleep(0.01)
         assert "error" not in result, result.get("error")
-        assert _waiting_on_a_lock(result["pid"]), "the update did not wait for the held row"
+        assert backend_waits_for_a_lock(result["pid"]), "the update did not wait for the held row"
 
         probe = side()
         try:
