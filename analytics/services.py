@@ -256,9 +256,10 @@ def stats_mark_group_stale(*, group_id: int) -> None:
 
 
 # A refresh that is queued but has not started yet will see every change made before it starts, so while one is
-# waiting for a worker there is no need to queue another: under a stream of rounds into one group the workers
-# then do one refresh per burst instead of one per round.  The mark lives in the broker's Redis (shared by the
-# web processes and the workers) and expires by itself, so a lost task costs at most this long.
+# waiting (for a worker, or for the group's lock held by a running refresh) there is no need to queue another:
+# under a stream of rounds into one group the workers then do one refresh per burst instead of one per round.
+# The mark lives in the broker's Redis (shared by the web processes and the workers) and expires by itself, so a
+# lost task costs at most this long.
 QUEUED_MARK_SECONDS = 60
 _redis_client: Any = None
 
