@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from random import Random
 from typing import Any
@@ -138,3 +139,32 @@ def backend_waits_for_a_lock(pid: int, timeout: float = 10.0) -> bool:
             return True
         time.sleep(0.05)
     return False
+
+
+def run_until_blocked(work: Callable[[], None], what: str) -> tuple[threading.Thread, dict[str, Any]]:
+    """Run ``work`` in a thread on its own connection; return once its backend waits for a lock.
+
+    The returned dict gets "done" or "error" when ``work`` ends (after the caller releases the lock).
+    """
+    result: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_backend_pid()")
+                result["pid"] = cursor.fetchone()[0]
+            work()
+            result["done"] = True
+        except Exception as exc:  # reported by the caller's assertions
+            result["error"] = exc
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while "pid" not in result and "error" not in result and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert "error" not in result, result.get("error")
+    assert backend_waits_for_a_lock(result["pid"]), f"{what} did not wait for the held lock"
+    return thread, result

@@ -9,8 +9,6 @@ order would meet it last (and would have locked the others already)."""
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -20,7 +18,7 @@ from django.db.models import Q
 
 from analytics import services
 from analytics.models import Snapshot
-from tests.analytics.helpers import Table, backend_waits_for_a_lock, make_table
+from tests.analytics.helpers import Table, make_table, run_until_blocked
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -61,28 +59,10 @@ def test_snapshot_rows_are_locked_in_id_order(side: Callable[[], Any], update: C
     with holder.cursor() as cursor:
         cursor.execute("SELECT id FROM analytics_snapshot WHERE id = %s FOR UPDATE", [ids[0]])
 
-    result: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_backend_pid()")
-                result["pid"] = cursor.fetchone()[0]
-            update(table)
-            result["done"] = True
-        except Exception as exc:  # reported by the assertions below
-            result["error"] = exc
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=run)
-    thread.start()
+    threads: list[Any] = []
     try:
-        deadline = time.monotonic() + 10
-        while "pid" not in result and "error" not in result and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert "error" not in result, result.get("error")
-        assert backend_waits_for_a_lock(result["pid"]), "the update did not wait for the held row"
+        thread, result = run_until_blocked(lambda: update(table), "the update")
+        threads.append(thread)
 
         probe = side()
         try:
@@ -93,7 +73,8 @@ def test_snapshot_rows_are_locked_in_id_order(side: Callable[[], Any], update: C
         probe.rollback()
     finally:
         holder.commit()
-        thread.join(timeout=20)
+        for thread in threads:
+            thread.join(timeout=20)
 
     assert result.get("done") and "error" not in result, result
     flagged = dict(Snapshot.objects.filter(pk__in=ids).values_list("pk", "stale"))
