@@ -512,9 +512,10 @@ def stats_group_refresh(*, group_id: int) -> int:
     """Bring a group's standings, ratings and stale snapshots up to date (idempotent); returns snapshots written.
 
     The "refresh queued" mark is cleared once this refresh holds the group's lock, just before it reads what
-    changed: changes made while it waited for a running refresh of the group ride on it, so one busy group never
-    has more than one refresh waiting, however many rounds arrive (releasing it before the wait let every round
-    queue another refresh, and they filled the workers waiting for the same lock).
+    changed: changes made while it waited for a running refresh of the group ride on it, so rounds arriving at a
+    busy group queue one waiting refresh, not one each (releasing the mark before the wait let every round queue
+    another refresh, and they filled the workers waiting for the same lock; the periodic catch-up and an expired
+    mark can still add one).
     """
     if not Group.objects.filter(pk=group_id).exists():
         _queued_release(group_id)
