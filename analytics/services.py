@@ -150,7 +150,7 @@ def _mark_returning(*, group_id: int, rulesets: set[str], players: set[int]) -> 
     """Flag the snapshots of the group, these games and players (every filter) stale, in one statement that
     also says which rows it flagged (their keys)."""
     table = connection.ops.quote_name(Snapshot._meta.db_table)
-    where, params = ["(scope = %s AND group_id = %s)"], ["group", group_id]
+    where, params = ["(scope = %s AND group_id = %s)"], [True, "group", group_id]  # True: the SET's value
     if rulesets:
         where.append(f"(scope = %s AND group_id = %s AND ruleset IN ({', '.join(['%s'] * len(rulesets))}))")
         params += ["game", group_id, *sorted(rulesets)]
@@ -166,7 +166,6 @@ def _mark_returning(*, group_id: int, rulesets: set[str], players: set[int]) -> 
         )
     else:  # SQLite has no row locks: a writer holds the whole database
         sql = f"UPDATE {table} SET stale = %s, stale_seq = stale_seq + 1 WHERE {condition} RETURNING key"
-    params.insert(0, True)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return {row[0] for row in cursor.fetchall()}
@@ -554,8 +553,14 @@ def stats_rebuild_group(*, group_id: int) -> int:
         players = Seat.objects.filter(match__group_id=group_id).values_list("player_id", flat=True).distinct()
         rulesets = Match.objects.filter(group_id=group_id).values_list("ruleset", flat=True).distinct()
         _snapshot_defaults(group_id=group_id, players=list(players), rulesets=list(rulesets))
-        _mark(Q(group_id=group_id))
-        _locked_update(Q(group_id=group_id), computing=True, progress=0.5, computing_since=timezone.now())
+        _locked_update(  # flag everything stale and mark it being computed, in one pass over the rows
+            Q(group_id=group_id),
+            stale=True,
+            stale_seq=F("stale_seq") + 1,
+            computing=True,
+            progress=0.5,
+            computing_since=timezone.now(),
+        )
         for d in seen:
             StatsDirty.objects.filter(pk=d["id"], seq=d["seq"]).delete()
         written = _refresh_snapshots(group_id, start=0.5)

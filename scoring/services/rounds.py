@@ -40,14 +40,14 @@ def match_lock(*, match_id: int) -> Match:
     return Match.objects.select_for_update(of=("self",)).select_related("group").get(pk=match_id)
 
 
-def _seats(match: Match) -> list[int]:
-    return list(Seat.objects.filter(match=match).order_by("number").values_list("player_id", flat=True))
-
-
 def _seating(match: Match) -> tuple[list[int], list[str]]:
     """The seated players' ids and current names, in seat order (one query)."""
     rows = list(Seat.objects.filter(match=match).order_by("number").values_list("player_id", "player__name"))
     return [player_id for player_id, _ in rows], [name for _, name in rows]
+
+
+def _seats(match: Match) -> list[int]:
+    return _seating(match)[0]
 
 
 def _live(match: Match) -> list[Round]:
