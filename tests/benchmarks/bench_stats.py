@@ -9,7 +9,7 @@ Prints, for the history in DATABASE_URL (PostgreSQL; generate one with ``--gener
   Python allocations, from a second, untimed rebuild under ``tracemalloc``).
 
 The timed rebuild runs without ``tracemalloc``: tracing every allocation made the Python-heavy rebuild about
-4.5 times slower (476 s against 106 s for the same 1 000 000-round history) and the ratio measured the tracer.
+4.4 times slower (484.1 s against 109.3 s, one 1 000 000-round history, one run), so the ratio measured the tracer.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/sk_analytics_bench REDIS_URL=redis://127.0.0.1:6379/12 \\
         .venv/bin/python tests/benchmarks/bench_stats.py --generate --rounds 1000000
