@@ -1,8 +1,8 @@
 """The Docker build context (no engine runs here, so the image itself is not built by the tests).
 
-``.dockerignore`` is read with Docker's rules: a pattern excludes a path when it matches the path or one of its
-parent directories, ``**`` spans directories, ``*`` stays within one, and the last matching pattern wins (``!``
-re-includes).
+``.dockerignore`` is read with Docker's rules: a pattern matches a path when it matches the path or one of its
+parent directories, ``**`` spans any number of directories, ``*`` stays within one, and the last matching pattern
+decides (a ``!`` pattern re-includes).
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ ROOT = Path(__file__).resolve().parents[2]
 def _regex(pattern: str) -> re.Pattern[str]:
     out = ""
     for part in re.split(r"(\*\*/?|\*|\?)", pattern.strip("/")):
-        if part in ("**", "**/"):
+        if part == "**/":
+            out += "(?:.*/)?"
+        elif part == "**":
             out += ".*"
         elif part == "*":
             out += "[^/]*"
@@ -40,15 +42,12 @@ def _patterns() -> list[tuple[bool, re.Pattern[str]]]:
 
 def excluded(path: str, patterns: list[tuple[bool, re.Pattern[str]]]) -> bool:
     parts = path.split("/")
-    for depth in range(1, len(parts) + 1):  # a directory left out takes everything under it
-        prefix = "/".join(parts[:depth])
-        verdict = None
-        for keep, regex in patterns:
-            if regex.match(prefix):
-                verdict = not keep
-        if verdict:
-            return True
-    return False
+    prefixes = ["/".join(parts[:depth]) for depth in range(1, len(parts) + 1)]  # the path and its parents
+    verdict = False
+    for keep, regex in patterns:
+        if any(regex.match(prefix) for prefix in prefixes):
+            verdict = not keep
+    return verdict
 
 
 def test_the_matcher_follows_dockers_rules():
@@ -57,6 +56,8 @@ def test_the_matcher_follows_dockers_rules():
     assert excluded("node_modules/x", patterns)
     assert excluded("var/prod/env", patterns)
     assert not excluded("variables.py", patterns)
+    assert not excluded("var/keep/file", patterns)
+    assert not excluded("frontend/my_node_modules/x", patterns)
     assert not excluded("frontend/static/app.js", patterns)
 
 
