@@ -93,8 +93,9 @@ def _locked_update(query: Q, **values: Any) -> int:
         return Snapshot.objects.filter(pk__in=ids).update(**values) if ids else 0
 
 
-def _mark(query: Q) -> int:
-    return _locked_update(query, stale=True, stale_seq=F("stale_seq") + 1)
+def _mark(query: Q, **also: Any) -> int:
+    """Flag the matching snapshots stale (a new stale_seq), setting ``also`` in the same statement."""
+    return _locked_update(query, stale=True, stale_seq=F("stale_seq") + 1, **also)
 
 
 def _rated_after(group_id: int, ruleset: str, since: Any) -> set[int]:
@@ -553,14 +554,7 @@ def stats_rebuild_group(*, group_id: int) -> int:
         players = Seat.objects.filter(match__group_id=group_id).values_list("player_id", flat=True).distinct()
         rulesets = Match.objects.filter(group_id=group_id).values_list("ruleset", flat=True).distinct()
         _snapshot_defaults(group_id=group_id, players=list(players), rulesets=list(rulesets))
-        _locked_update(  # flag everything stale and mark it being computed, in one pass over the rows
-            Q(group_id=group_id),
-            stale=True,
-            stale_seq=F("stale_seq") + 1,
-            computing=True,
-            progress=0.5,
-            computing_since=timezone.now(),
-        )
+        _mark(Q(group_id=group_id), computing=True, progress=0.5, computing_since=timezone.now())  # one pass
         for d in seen:
             StatsDirty.objects.filter(pk=d["id"], seq=d["seq"]).delete()
         written = _refresh_snapshots(group_id, start=0.5)
