@@ -3,7 +3,8 @@
 A standing is derived from the match's live rounds only.  Totals are the sums of the stored per-seat
 points; the winners come from the game's own ``match_state`` (Abluxxen breaks ties by cards in hand,
 Was sticht? is won by finishing the tasks); a match finished by hand before its end condition, or one
-the rules engine cannot read, falls back to the highest total.
+the rules engine cannot read, falls back to the highest total.  Games whose winners are always the
+highest totals (``WINNERS_BY_TOTALS``) are ranked from their points alone: their facts are not even read.
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ def winners_of(
     try:
         game = rules.get(ruleset)
         opts = game.options_parse(options, players=players)
+        if game.winners_by_totals:  # what match_state would say, without parsing the facts
+            return best_totals(totals), fixed_teams(ruleset, opts, players)
         history = [
             (game.facts_parse(facts, players=players, options=opts), RoundResult(scores=tuple(points), lines=()))
             for facts, points in rounds
@@ -103,11 +106,17 @@ def standing_rows(
     ]
 
 
+# the games whose winners need the round facts, as SQL literals (their keys are ours: a-z and -)
+_NEED_FACTS = ", ".join(f"'{game.key}'" for game in rules.all_rulesets() if not game.winners_by_totals) or "''"
+_FACTS_IF_NEEDED = f"CASE WHEN m.ruleset IN ({_NEED_FACTS}) THEN r.facts END"
+
+
 def _matches(where: str, params: list[Any]) -> Iterator[list[dict[str, Any]]]:
     """Standings of the finished matches selected by ``where`` (on ``m``), streamed match by match.
 
     Three streams in match order, merged here: the matches, their seats and their live rounds (the match's
-    own columns are read once per match, not once per round).
+    own columns are read once per match, not once per round; a round's facts only for the games whose
+    winners need them).
     """
     finished = f"FROM {MATCH} m WHERE m.state = 'finished' AND {where}"
     match_sql = f"SELECT m.id, m.group_id, m.ruleset, m.options, m.finished_at {finished} ORDER BY m.id"
@@ -116,8 +125,9 @@ def _matches(where: str, params: list[Any]) -> Iterator[list[dict[str, Any]]]:
         WHERE s.match_id IN (SELECT m.id {finished}) ORDER BY s.match_id, s.number
     """
     round_sql = f"""
-        SELECT r.match_id, r.facts, r.points FROM {ROUND} r
-        WHERE r.deleted_at IS NULL AND r.match_id IN (SELECT m.id {finished}) ORDER BY r.match_id, r.number
+        SELECT r.match_id, {_FACTS_IF_NEEDED}, r.points
+        FROM {ROUND} r JOIN {MATCH} m ON m.id = r.match_id
+        WHERE r.deleted_at IS NULL AND m.state = 'finished' AND {where} ORDER BY r.match_id, r.number
     """
     seats = _group_by_match(stream(seat_sql, params))
     rounds = _group_by_match((row[0], (_json(row[1]), _json(row[2]))) for row in stream(round_sql, params))

@@ -25,6 +25,10 @@ Every game module exposes the same public shape:
     a sequence of ``(facts, result)`` pairs in round order.
 ``options_validate(options, *, players) -> None`` (optional)
     extra checks of options that the generic parser cannot make.
+``WINNERS_BY_TOTALS: bool`` (optional, default False)
+    True when ``match_state``'s winners, whenever it names any, are exactly the seats with the highest
+    total (ties share): the statistics then rank a finished match from its points without reading its
+    facts. Leave it out when something else decides (Abluxxen's hands, Was sticht?'s tasks).
 """
 
 from __future__ import annotations
@@ -102,6 +106,7 @@ class Ruleset:
         self.sections: dict[str, str] = module.SECTIONS
         self.facts_schema: dict[str, Any] = module.FACTS_SCHEMA
         self.example: dict[str, Any] = module.EXAMPLE
+        self.winners_by_totals: bool = bool(getattr(module, "WINNERS_BY_TOTALS", False))
 
     def __repr__(self) -> str:
         return f"<Ruleset {self.key}>"

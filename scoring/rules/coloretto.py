@@ -40,6 +40,7 @@ NAME = "Coloretto"
 VERSION = "1"
 MIN_PLAYERS = 3
 MAX_PLAYERS = 5
+WINNERS_BY_TOTALS = True  # the highest total wins, ties share (match_state)
 
 # --- tables, as the rulebook prints them ---------------------------------------------------------
 COLOURS = ("yellow", "orange", "red", "green", "blue", "brown", "grey")

@@ -34,6 +34,7 @@ NAME = "Meinz"
 VERSION = "1"
 MIN_PLAYERS = 3
 MAX_PLAYERS = 4
+WINNERS_BY_TOTALS = True  # the highest total wins, ties share (match_state)
 
 # --- tables, as the rulebook prints them -----------------------------------------------------------------------
 VALUES = tuple(range(1, 10))  # card values 1..9

@@ -49,6 +49,7 @@ NAME = "MÜ"
 VERSION = "1"
 MIN_PLAYERS = 4
 MAX_PLAYERS = 6
+WINNERS_BY_TOTALS = True  # the highest total wins, ties share (match_state)
 
 DEFAULT_TARGET = 200  # "200 points is about an hour's play"
 

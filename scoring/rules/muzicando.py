@@ -92,6 +92,7 @@ NAME = "Muzicando"
 VERSION = "1"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
+WINNERS_BY_TOTALS = True  # the highest total wins, ties share (match_state)
 
 EXAMPLE: dict[str, Any] = {
     "players": 4,

@@ -33,6 +33,7 @@ NAME = "NJET"
 VERSION = "1"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
+WINNERS_BY_TOTALS = True  # the highest total wins, ties share (match_state)
 
 # --- tables, as the rulebook prints them -------------------------------------------------------------
 

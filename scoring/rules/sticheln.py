@@ -72,6 +72,7 @@ NAME = "Sticheln"
 VERSION = "1"
 MIN_PLAYERS = 3
 MAX_PLAYERS = 8
+WINNERS_BY_TOTALS = True  # the highest total wins, ties share (match_state)
 
 VARIANTS: tuple[str, ...] = ("classic", "reverse", "gentle", "heavy", "foggy", "delayed", "hattrick")
 ROUNDS = 5  # "A játék öt forduló után véget ér."
