@@ -18,11 +18,12 @@ from django.db import transaction
 from scoring import rules
 from scoring.models import Match, Round, Seat
 from scoring.rules import RoundResult
+from scoring.rules.types import best_seats
 
 from .bulk import BulkWriter
 from .models import MatchStanding
 from .sql import aware, stream
-from .stats import best_totals, ranks_of
+from .stats import ranks_of
 
 logger = logging.getLogger(__name__)
 
@@ -50,7 +51,7 @@ def winners_of(
         game = rules.get(ruleset)
         opts = game.options_parse(options, players=players)
         if game.winners_by_totals:  # what match_state would say, without parsing the facts
-            return best_totals(totals), fixed_teams(ruleset, opts, players)
+            return best_seats(totals), fixed_teams(ruleset, opts, players)
         history = [
             (game.facts_parse(facts, players=players, options=opts), RoundResult(scores=tuple(points), lines=()))
             for facts, points in rounds
@@ -58,11 +59,11 @@ def winners_of(
         state = game.module.match_state(history, players=players, options=opts)
     except Exception as exc:  # a game module that cannot read old data must not stop the statistics
         logger.info("standings: %s match state failed (%r); using the best totals", ruleset, exc)
-        return best_totals(totals), None
+        return best_seats(totals), None
     teams = fixed_teams(ruleset, opts, players)
     if state.finished and state.winners:
         return tuple(state.winners), teams
-    return best_totals(totals), teams
+    return best_seats(totals), teams
 
 
 def standing_rows(

@@ -92,13 +92,6 @@ def ranks_of(totals: Sequence[int], winners: Iterable[int]) -> list[int]:
     return [1 + sum(1 for other in keys if other < mine) for mine in keys]
 
 
-def best_totals(totals: Sequence[int]) -> tuple[int, ...]:
-    if not totals:
-        return ()
-    top = max(totals)
-    return tuple(seat for seat, total in enumerate(totals) if total == top)
-
-
 def h_index(counts: Iterable[int]) -> int:
     """The largest h such that h of the counts are at least h (the reference for the SQL version)."""
     ordered = sorted(counts, reverse=True)

@@ -12,8 +12,8 @@ import pytest
 
 from analytics import services, standings, synthetic
 from analytics.models import MatchStanding
-from analytics.stats import best_totals
 from scoring import rules
+from scoring.rules.types import best_seats
 from tests.analytics.helpers import Table, abluxxen
 
 GAMES = [game.key for game in rules.all_rulesets()]
@@ -27,7 +27,7 @@ def _rules_engine_winners(key: str, played: synthetic.PlayedMatch) -> tuple[tupl
         (game.facts_parse(facts, players=played.players, options=opts), result) for facts, result in played.rounds
     ]
     state = game.module.match_state(history, players=played.players, options=opts)
-    winners = tuple(state.winners) if state.finished and state.winners else best_totals(state.totals)
+    winners = tuple(state.winners) if state.finished and state.winners else best_seats(state.totals)
     return winners, tuple(state.totals)
 
 
