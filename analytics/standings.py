@@ -33,15 +33,6 @@ MATCH = Match._meta.db_table
 SEAT = Seat._meta.db_table
 
 
-def fixed_teams(ruleset: str, options: dict[str, Any], players: int) -> dict[int, int] | None:
-    """Seat -> partnership for games played in fixed teams all match (Muzicando's team game, N–S v E–W)."""
-    if ruleset == "muzicando" and options.get("mode") == "team":
-        from scoring.rules.muzicando_facts import TEAMS
-
-        return {seat: index for index, seats in enumerate(TEAMS.values()) for seat in seats if seat < players}
-    return None
-
-
 def winners_of(
     ruleset: str, options: dict[str, Any], players: int, rounds: Sequence[tuple[Any, Sequence[int]]], totals: list[int]
 ) -> tuple[tuple[int, ...], dict[int, int] | None]:
@@ -51,7 +42,7 @@ def winners_of(
         game = rules.get(ruleset)
         opts = game.options_parse(options, players=players)
         if game.winners_by_totals:  # what match_state would say, without parsing the facts
-            return best_seats(totals), fixed_teams(ruleset, opts, players)
+            return best_seats(totals), game.fixed_teams(opts, players=players)
         history = [
             (game.facts_parse(facts, players=players, options=opts), RoundResult(scores=tuple(points), lines=()))
             for facts, points in rounds
@@ -60,7 +51,7 @@ def winners_of(
     except Exception as exc:  # a game module that cannot read old data must not stop the statistics
         logger.info("standings: %s match state failed (%r); using the best totals", ruleset, exc)
         return best_seats(totals), None
-    teams = fixed_teams(ruleset, opts, players)
+    teams = game.fixed_teams(opts, players=players)
     if state.finished and state.winners:
         return tuple(state.winners), teams
     return best_seats(totals), teams

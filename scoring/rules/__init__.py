@@ -25,6 +25,8 @@ Every game module exposes the same public shape:
     a sequence of ``(facts, result)`` pairs in round order.
 ``options_validate(options, *, players) -> None`` (optional)
     extra checks of options that the generic parser cannot make.
+``fixed_teams(options, *, players) -> dict[int, int] | None`` (optional)
+    seat -> partnership for a game played in the same teams all match (the statistics rate them as teams).
 ``WINNERS_BY_TOTALS: bool`` (optional, default False)
     True when ``match_state``'s winners, whenever it names any, are exactly the seats with the highest
     total (ties share): the statistics then rank a finished match from its points without reading its
@@ -171,6 +173,11 @@ class Ruleset:
         if extra_check is not None:
             extra_check(out, players=players)
         return out
+
+    def fixed_teams(self, options: Mapping[str, Any], *, players: int) -> dict[int, int] | None:
+        """Seat -> partnership when the game is played in fixed teams with these (parsed) options, else None."""
+        found = getattr(self.module, "fixed_teams", None)
+        return found(options, players=players) if found is not None else None
 
     def facts_parse(self, data: Any, *, players: int, options: Mapping[str, Any]) -> Any:
         if not isinstance(data, Mapping):

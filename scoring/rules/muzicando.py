@@ -113,6 +113,13 @@ def is_team(options: Mapping[str, Any]) -> bool:
     return bool(options["mode"] == "team")
 
 
+def fixed_teams(options: Mapping[str, Any], *, players: int) -> dict[int, int] | None:
+    """Seat -> partnership in the team game (north–south v east–west all match); None in the individual game."""
+    if not is_team(options):
+        return None
+    return {seat: index for index, seats in enumerate(TEAMS.values()) for seat in seats if seat < players}
+
+
 def deals_of(options: Mapping[str, Any], players: int) -> int:
     """The match length: the option, or the standard 4 (teams) / one deal per player (individual)."""
     deals = int(options["deals"])

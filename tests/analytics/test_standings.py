@@ -20,13 +20,9 @@ GAMES = [game.key for game in rules.all_rulesets()]
 
 
 def _rules_engine_winners(key: str, played: synthetic.PlayedMatch) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """What ``match_state`` says of a played match: its winners (the best totals when it names none), totals."""
-    game = rules.get(key)
-    opts = game.options_parse(played.options, players=played.players)
-    history = [
-        (game.facts_parse(facts, players=played.players, options=opts), result) for facts, result in played.rounds
-    ]
-    state = game.module.match_state(history, players=played.players, options=opts)
+    """What the rules engine says of a played match: its winners (the best totals when it names none), totals."""
+    facts = [data for data, _result in played.rounds]
+    state = rules.get(key).state(facts, players=played.players, options=played.options)
     winners = tuple(state.winners) if state.finished and state.winners else best_seats(state.totals)
     return winners, tuple(state.totals)
 
@@ -58,3 +54,14 @@ def test_a_tie_on_points_broken_by_the_hands_reads_the_facts(table: Table) -> No
     assert (rows[a.pk].total, rows[b.pk].total, rows[c.pk].total) == (6, 6, 2)
     assert [rows[p.pk].won for p in (a, b, c)] == [True, False, False]
     assert [rows[p.pk].rank for p in (a, b, c)] == [1, 2, 3]
+
+
+def test_muzicandos_team_game_is_rated_in_its_fixed_partnerships() -> None:
+    muzicando = rules.get("muzicando")
+    team = muzicando.options_parse({"mode": "team"}, players=4)
+    alone = muzicando.options_parse({"mode": "individual"}, players=4)
+    assert muzicando.fixed_teams(team, players=4) == {0: 0, 2: 0, 1: 1, 3: 1}
+    assert muzicando.fixed_teams(alone, players=4) is None
+    assert rules.get("njet").fixed_teams(rules.get("njet").options_parse({}, players=4), players=4) is None
+    _winners, teams = standings.winners_of("muzicando", {"mode": "team"}, 4, [], [5, 3, 5, 3])
+    assert teams == {0: 0, 2: 0, 1: 1, 3: 1}
