@@ -166,7 +166,8 @@ class Round(models.Model):
     removed so that SQL aggregation only ever sees live rounds.
     """
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds")
+    # no index of its own: round_number_unique (match, number) serves lookups by match, live_idx the live rounds
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds", db_index=False)
     number = models.PositiveIntegerField()
     facts = models.JSONField()
     ruleset_version = models.CharField(max_length=20)
@@ -181,6 +182,9 @@ class Round(models.Model):
     class Meta:
         ordering = ["match_id", "number"]
         constraints = [models.UniqueConstraint(fields=["match", "number"], name="round_number_unique")]
+        # a match's live rounds without reading the wide rows: counted from the index alone (the dashboards'
+        # live figures), and the aggregates' join of a match's live rounds reads no deleted row
+        indexes = [models.Index(fields=["match"], condition=Q(deleted_at__isnull=True), name="round_live_idx")]
 
     def __str__(self) -> str:
         return f"round {self.number} of {self.match}"
@@ -189,16 +193,22 @@ class Round(models.Model):
 class Score(models.Model):
     """One player's points in one live round (denormalised for SQL aggregation)."""
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="scores")
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
-    player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="scores")
+    # The foreign keys have no single-column indexes: score_seat_unique (round, seat) serves lookups by round,
+    # (player, match) those by player and score_match_idx (match, player, points) those by match, from which the
+    # live totals are summed without reading the table (keys, not INCLUDE: SQLite has no covering columns).
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="scores", db_index=False)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+", db_index=False)
+    player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="scores", db_index=False)
     seat = models.PositiveSmallIntegerField()
     points = models.IntegerField()
 
     class Meta:
         ordering = ["round_id", "seat"]
         constraints = [models.UniqueConstraint(fields=["round", "seat"], name="score_seat_unique")]
-        indexes = [models.Index(fields=["player", "match"])]
+        indexes = [
+            models.Index(fields=["player", "match"]),
+            models.Index(fields=["match", "player", "points"], name="score_match_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.player}: {self.points}"
