@@ -88,14 +88,18 @@ def streaks(group_id: int, flt: StatsFilter, *, by_game: bool) -> list[dict[str,
 
 
 def head_to_head(group_id: int, flt: StatsFilter) -> list[dict[str, Any]]:
-    """Per game and ordered pair of players who met: matches together, better rank, worse rank."""
+    """Per game and ordered pair of players who met: matches together, better rank, worse rank.
+
+    ``b.group_id = a.group_id`` says nothing new (a match is in one group) but lets the planner read ``b`` from
+    the group's rows too: without it, it scanned every group's standings for each group (800 000 rows for a
+    30 000-row group on the 1 000 000-round benchmark history)."""
     cond, params = where("a", group_id, flt)
     return rows(
         f"""
         SELECT a.ruleset, a.player_id, b.player_id AS opponent_id, COUNT(*) AS played,
                SUM(CASE WHEN a.rank < b.rank THEN 1 ELSE 0 END) AS wins,
                SUM(CASE WHEN a.rank > b.rank THEN 1 ELSE 0 END) AS losses
-        FROM {ST} a JOIN {ST} b ON b.match_id = a.match_id AND b.player_id <> a.player_id
+        FROM {ST} a JOIN {ST} b ON b.match_id = a.match_id AND b.group_id = a.group_id AND b.player_id <> a.player_id
         WHERE {cond}
         GROUP BY a.ruleset, a.player_id, b.player_id
         ORDER BY a.ruleset, a.player_id, b.player_id
