@@ -104,10 +104,15 @@ def _synergy_line(row: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def build(rows: GroupRows, *, players: Iterable[int] = (), games: Iterable[str] = ()) -> dict[str, Any]:
-    """All payloads of one group for one filter: ``{"group": ..., "games": {r: ...}, "players": {id: ...}}``.
+def build(
+    rows: GroupRows, *, players: Iterable[int] | None = None, games: Iterable[str] | None = None
+) -> dict[str, Any]:
+    """The payloads of one group for one filter: ``{"group": ..., "games": {r: ...}, "players": {id: ...}}``.
 
-    ``players`` and ``games`` name scopes that need a payload even when the filter leaves them no data.
+    ``players`` and ``games`` name the player and game scopes to build (each gets a payload even when the
+    filter leaves it no data); None builds every one the rows have data for.  A payload depends on the rows
+    only, never on which others are built, so a refresh builds just the snapshots it rewrites: a round in an
+    open match flags the group, its game and its four players, not the group's other twenty players.
     """
     by_player_game = {(r["player_id"], r["ruleset"]): r for r in rows.player_games}
     overall = _sum_games(rows.player_games)
@@ -118,18 +123,24 @@ def build(rows: GroupRows, *, players: Iterable[int] = (), games: Iterable[str] 
     for r in rows.h2h:
         h2h_game[r["ruleset"]][(r["player_id"], r["opponent_id"])] = r
     rating_now = {(r["player_id"], r["ruleset"]): r for r in rows.ratings_current}
-    rating_hist: dict[tuple[int, str], list[dict[str, Any]]] = defaultdict(list)
+    history_rows: dict[tuple[int, str], list[Mapping[str, Any]]] = defaultdict(list)
     for r in rows.ratings_history:
-        rating_hist[(r["player_id"], r["ruleset"])].append(rating_point(r))
+        history_rows[(r["player_id"], r["ruleset"])].append(r)
+
+    def rating_hist(pid: int, ruleset: str) -> list[dict[str, Any]]:
+        # formatted for the payloads being built only: the histories are the bulk of the rows
+        return [rating_point(r) for r in history_rows.get((pid, ruleset), ())]
+
     monthly: dict[tuple[int, str], list[dict[str, Any]]] = defaultdict(list)
     for r in rows.monthly:
         monthly[(r["player_id"], r["ruleset"])].append(r)
     live_by_player = {r["player_id"]: r for r in rows.live_players}
     data_rulesets = sorted({r["ruleset"] for r in rows.games} | {r["ruleset"] for r in rows.ratings_current})
-    rulesets = sorted(set(data_rulesets) | set(games))
-    player_ids = sorted(
-        set(overall) | set(live_by_player) | {r["player_id"] for r in rows.ratings_current} | set(players)
-    )
+    rulesets = data_rulesets if games is None else sorted(set(games))
+    if players is None:
+        player_ids = sorted(set(overall) | set(live_by_player) | {r["player_id"] for r in rows.ratings_current})
+    else:
+        player_ids = sorted(set(players))
 
     def opponents_h(pid: int, cells: Mapping[tuple[int, int], Mapping[str, Any]]) -> int:
         return h_index(int(c["played"]) for (a, _b), c in cells.items() if a == pid)
@@ -180,7 +191,7 @@ def build(rows: GroupRows, *, players: Iterable[int] = (), games: Iterable[str] 
             ],
             "monthly": {g: [monthly_line(r) for r in monthly[(pid, g)]] for g in games_played},
             "monthly_all": monthly_merge(r for g in games_played for r in monthly[(pid, g)]),
-            "ratings": {g: {"now": _rating(rating_now[(pid, g)]), "history": rating_hist[(pid, g)]} for g in rated},
+            "ratings": {g: {"now": _rating(rating_now[(pid, g)]), "history": rating_hist(pid, g)} for g in rated},
             "h2h": [{"opponent": b, **h2h_line(c)} for (a, b), c in sorted(h2h_all.items()) if a == pid],
             "h2h_by_game": {
                 g: [{"opponent": b, **h2h_line(c)} for (a, b), c in sorted(cells.items()) if a == pid]
@@ -221,7 +232,7 @@ def build(rows: GroupRows, *, players: Iterable[int] = (), games: Iterable[str] 
                 key=lambda e: (-e["matches"], e["player"]),
             ),
             "ratings": leaders,
-            "rating_history": {str(p): rating_hist[(p, g)] for p in top_rated},
+            "rating_history": {str(p): rating_hist(p, g) for p in top_rated},
             "h2h": _heatmap(_most_active(matches_of, HEATMAP_PLAYERS), h2h_game.get(g, {})),
             "activity": [
                 {"month": r["month"], "matches": int(r["matches"])} for r in rows.activity if r["ruleset"] == g

@@ -137,3 +137,26 @@ def test_coloretto_colour_profile_matches_a_python_reference(table: Table) -> No
                 expected[player_id][str(min(counts[seat], 6))] += 1
     found = game_queries.specific(table.group.pk, StatsFilter(), ["coloretto"])["coloretto"]
     assert expected and {p: line["profile"] for p, line in found["players"].items()} == expected
+
+
+def test_build_makes_only_the_scopes_asked_for_and_each_as_the_full_build_does(table: Table) -> None:
+    _history(table, 12, seed=5)
+    services.stats_rebuild_group(group_id=table.group.pk)
+    from analytics.payloads import build
+
+    rows = grouprows.group_rows(table.group.pk, StatsFilter())
+    full = build(rows)
+    a, b = sorted(full["players"])[:2]
+    stranger = max(full["players"]) + 1000  # asked for (a stale snapshot), no data in this filter
+    some = build(rows, players=[b, a, stranger], games=["abluxxen", "njet"])
+
+    assert set(some["players"]) == {a, b, stranger}
+    assert some["players"][a] == full["players"][a] and some["players"][b] == full["players"][b]
+    assert some["players"][a]["ratings"]["abluxxen"]["history"]  # the rating histories are formatted too
+    assert some["players"][stranger]["overall"]["matches"] == 0 and some["players"][stranger]["games"] == []
+    assert set(some["games"]) == {"abluxxen", "njet"}
+    assert some["games"]["abluxxen"] == full["games"]["abluxxen"]
+    assert some["games"]["njet"]["players"] == [] and some["games"]["njet"]["summary"]["matches"] == 0
+    assert some["group"] == full["group"]
+    assert set(full["games"]) == {"abluxxen"} and len(full["players"]) > 3
+    assert build(rows, players=[], games=[]) == {"group": full["group"], "games": {}, "players": {}}
