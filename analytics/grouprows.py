@@ -17,9 +17,12 @@ from __future__ import annotations
 import dataclasses
 import logging
 import pickle
+import queue
 import uuid
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 from django.core.cache import cache
@@ -153,22 +156,75 @@ def _assemble(flt: StatsFilter, common: _Common, games: dict[str, GameRows], liv
     )
 
 
-@transaction.atomic
-def _compute(group_id: int, flt: StatsFilter, reuse: dict[str, GameRows]) -> tuple[_Common, dict[str, GameRows]]:
+def _jit_off() -> None:
     if connection.vendor == "postgresql":
         # ~30 small aggregates: PostgreSQL's JIT compiler, triggered by cost estimates inflated by JSON
         # expansion, spent longer compiling than running them (1.19 s → 1.05 s for a 33 000-round group)
         with connection.cursor() as cursor:
             cursor.execute("SET LOCAL jit = off")
-    common = _common(group_id, flt)
-    played = {row["ruleset"] for row in common.games}
-    games = {r: reuse[r] if r in reuse else _game(group_id, flt, r, played=r in played) for r in rulesets_of(group_id)}
-    return common, games
 
 
-def group_rows(group_id: int, flt: StatsFilter) -> payloads.GroupRows:
-    """Run every aggregate query of one group and filter (no cache)."""
-    return _assemble(flt, *_compute(group_id, flt, {}), _live(group_id))
+def _run_jobs(jobs: dict[str, Callable[[], Any]], threads: int) -> dict[str, Any]:
+    """Run independent read-only jobs: here, or spread over this connection and ``threads - 1`` more.
+
+    Every thread starts with a job of its own, handed out before any starts, then takes jobs from the shared
+    queue until it is empty.  Each extra thread opens its own connection (its own transaction, JIT off, closed
+    at the end), so it sees committed data only: inside a transaction, call with one thread.  An error in any
+    job reaches the caller.
+    """
+    extra = min(threads, len(jobs)) - 1
+    if extra <= 0:
+        return {name: job() for name, job in jobs.items()}
+    pending: queue.SimpleQueue[tuple[str, Callable[[], Any]]] = queue.SimpleQueue()
+    for item in jobs.items():
+        pending.put(item)
+    firsts = [pending.get_nowait() for _ in range(extra + 1)]
+    done: dict[str, Any] = {}
+
+    def drain(item: tuple[str, Callable[[], Any]] | None) -> None:
+        while item is not None:
+            done[item[0]] = item[1]()
+            try:
+                item = pending.get_nowait()
+            except queue.Empty:
+                item = None
+
+    def helper(first: tuple[str, Callable[[], Any]]) -> None:
+        try:
+            with transaction.atomic():
+                _jit_off()
+                drain(first)
+        finally:
+            connection.close()  # this thread's own connection; nothing else would close it
+
+    with ThreadPoolExecutor(extra, thread_name_prefix="stats-rows") as pool:
+        futures = [pool.submit(helper, first) for first in firsts[1:]]
+        drain(firsts[0])
+        for future in futures:
+            future.result()
+    return done
+
+
+@transaction.atomic
+def _compute(
+    group_id: int, flt: StatsFilter, reuse: dict[str, GameRows], *, threads: int = 1
+) -> tuple[_Common, dict[str, GameRows]]:
+    """The group-wide rows and every game's not in ``reuse``; the group-wide queries and each game's are
+    independent jobs, run side by side on ``threads`` connections."""
+    _jit_off()
+    rulesets = rulesets_of(group_id)
+    todo = [r for r in rulesets if r not in reuse]
+    played = queries.played_rulesets(group_id, flt) if todo else set()
+    # the group-wide queries first, the largest job (~0.35 s for a 33 000-round group; one game's 0.05-0.2 s)
+    jobs: dict[str, Callable[[], Any]] = {"": partial(_common, group_id, flt)}  # no ruleset is named ""
+    jobs.update((r, partial(_game, group_id, flt, r, played=r in played)) for r in todo)
+    done = _run_jobs(jobs, threads)
+    return done[""], {r: reuse[r] if r in reuse else done[r] for r in rulesets}
+
+
+def group_rows(group_id: int, flt: StatsFilter, *, threads: int = 1) -> payloads.GroupRows:
+    """Run every aggregate query of one group and filter (no cache), on ``threads`` connections."""
+    return _assemble(flt, *_compute(group_id, flt, {}, threads=threads), _live(group_id))
 
 
 # --- the cache -----------------------------------------------------------------------------------------------
@@ -212,7 +268,7 @@ def _cache_set(key: str, value: Cached) -> None:
         logger.warning("stats: cannot store rows in the cache (%r)", exc)
 
 
-def group_rows_cached(group_id: int, flt: StatsFilter) -> payloads.GroupRows:
+def group_rows_cached(group_id: int, flt: StatsFilter, *, threads: int = 1) -> payloads.GroupRows:
     """``group_rows``, rerunning only what the changes since the cached rows can have moved (see above)."""
     key, version = _cache_key(group_id, flt), _version(group_id)
     cached = _cache_get(key)
@@ -221,7 +277,7 @@ def group_rows_cached(group_id: int, flt: StatsFilter) -> payloads.GroupRows:
     reuse = {}
     if cached is not None:
         reuse = {r: rows for r, rows in cached.games.items() if cached.game_tokens.get(r) == version.game_token(r)}
-    common, games = _compute(group_id, flt, reuse)
+    common, games = _compute(group_id, flt, reuse, threads=threads)
     tokens = {r: version.game_token(r) for r in games}
     _cache_set(key, Cached(token=version.token, game_tokens=tokens, common=common, games=games))
     return _assemble(flt, common, games, _live(group_id))

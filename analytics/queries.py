@@ -151,6 +151,12 @@ def games(group_id: int, flt: StatsFilter) -> list[dict[str, Any]]:
     )
 
 
+def played_rulesets(group_id: int, flt: StatsFilter) -> set[str]:
+    """The games with finished matches in the filter (the games ``games`` answers for)."""
+    cond, params = where("s", group_id, flt)
+    return {row["ruleset"] for row in rows(f"SELECT DISTINCT s.ruleset FROM {ST} s WHERE {cond}", params)}
+
+
 def activity(group_id: int, flt: StatsFilter) -> list[dict[str, Any]]:
     """Finished matches per game and month."""
     cond, params = where("s", group_id, flt)

@@ -466,8 +466,9 @@ def _process_dirty(group_id: int) -> None:
         StatsDirty.objects.filter(pk=d["id"], seq=d["seq"]).delete()
 
 
-def _refresh_snapshots(group_id: int, *, start: float = 0.0) -> int:
-    """Recompute every stale snapshot of a group, one SQL pass per filter; returns how many were written."""
+def _refresh_snapshots(group_id: int, *, start: float = 0.0, threads: int = 1) -> int:
+    """Recompute every stale snapshot of a group, one SQL pass per filter (its queries spread over ``threads``
+    connections); returns how many were written."""
     stale = list(
         Snapshot.objects.filter(group_id=group_id, stale=True).values(
             "id", "scope", "player_id", "ruleset", "filter_key", "stale_seq"
@@ -484,7 +485,7 @@ def _refresh_snapshots(group_id: int, *, start: float = 0.0) -> int:
             Snapshot.objects.filter(pk__in=[s["id"] for s in snaps]).delete()
             continue
         built = payloads.build(
-            grouprows.group_rows_cached(group_id, flt),
+            grouprows.group_rows_cached(group_id, flt, threads=threads),
             players=[s["player_id"] for s in snaps if s["scope"] == "player"],
             games=[s["ruleset"] for s in snaps if s["scope"] == "game"],
         )
@@ -527,7 +528,7 @@ def stats_group_refresh(*, group_id: int) -> int:
         _process_dirty(group_id)
         _locked_update(Q(group_id=group_id, stale=True), computing=True)
         _progress(group_id, 0.3)
-        written = _refresh_snapshots(group_id, start=0.3)
+        written = _refresh_snapshots(group_id, start=0.3, threads=refresh_threads())
         _locked_update(Q(group_id=group_id, computing=True), computing=False)
     return written
 
@@ -560,6 +561,15 @@ def stats_rebuild_group(*, group_id: int) -> int:
         written = _refresh_snapshots(group_id, start=0.5)
         _locked_update(Q(group_id=group_id, computing=True), computing=False)
     return written
+
+
+def refresh_threads() -> int:
+    """How many connections one group's refresh spreads its aggregate queries over (the round that finishes a
+    match reruns the group-wide ones and its game's side by side; one on SQLite or inside a transaction).
+    The full rebuild uses one: it already recomputes groups side by side."""
+    if connection.vendor != "postgresql" or connection.in_atomic_block:  # other connections would not see it
+        return 1
+    return max(1, int(settings.STATS_REFRESH_THREADS))
 
 
 def rebuild_threads() -> int:

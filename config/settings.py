@@ -185,6 +185,8 @@ CELERY_BEAT_SCHEDULE = {
 # The full rebuild recomputes groups side by side in this many threads (each with its own database connection):
 # while one waits for PostgreSQL's aggregates, another replays rounds in Python. SQLite always uses one.
 STATS_REBUILD_THREADS = max(1, env_int("STATS_REBUILD_THREADS", 2))
+# A group's refresh runs its independent aggregate queries on this many connections side by side (PostgreSQL).
+STATS_REFRESH_THREADS = max(1, env_int("STATS_REFRESH_THREADS", 2))
 
 CACHES = {
     "default": (

@@ -169,3 +169,67 @@ def test_unreadable_cache_entries_are_recomputed(table: Table) -> None:
         rows = grouprows.group_rows_cached(table.group.pk, StatsFilter())
         assert rows == grouprows.group_rows(table.group.pk, StatsFilter())
         assert grouprows._cache_get(key) is not None  # replaced by a readable entry
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_refresh_on_two_connections_answers_as_on_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Outside a transaction a refresh runs the group-wide queries and each game's side by side on two
+    connections (the other tests run inside a transaction, where only one connection sees their data)."""
+    import threading
+
+    from tests.analytics.helpers import make_table
+
+    rng = Random(5)
+    table = make_table("two connections")
+    p = table.players
+    for ruleset, seats in (("njet", p[:4]), ("mue", p[:5]), ("coloretto", p[1:5]), ("abluxxen", p[:3])):
+        play(table, ruleset, seats, rng, rounds=4)
+    services.stats_rebuild_group(group_id=table.group.pk)
+    assert services.refresh_threads() == 2
+
+    ran_in: dict[str, str] = {}
+    common, game = grouprows._common, grouprows._game
+
+    def spy_common(group_id: int, flt: StatsFilter) -> Any:
+        ran_in[""] = threading.current_thread().name
+        return common(group_id, flt)
+
+    def spy_game(group_id: int, flt: StatsFilter, ruleset: str, *, played: bool) -> Any:
+        ran_in[ruleset] = threading.current_thread().name
+        return game(group_id, flt, ruleset, played=played)
+
+    monkeypatch.setattr(grouprows, "_common", spy_common)
+    monkeypatch.setattr(grouprows, "_game", spy_game)
+    for flt in (StatsFilter(), StatsFilter(players=4)):
+        one = grouprows.group_rows(table.group.pk, flt)
+        assert set(ran_in.values()) == {"MainThread"}
+        ran_in.clear()
+        two = grouprows.group_rows(table.group.pk, flt, threads=2)
+        assert two == one
+        assert set(ran_in) == {"", "abluxxen", "coloretto", "mue", "njet"}
+        assert "MainThread" in ran_in.values() and any(n.startswith("stats-rows") for n in ran_in.values())
+        ran_in.clear()
+    assert one.specific and set(one.specific) < {"abluxxen", "coloretto", "mue", "njet"}  # 4 players: not MÜ's
+
+    # the refresh itself takes the two-connection path, and its snapshots equal a one-connection refresh's
+    monkeypatch.setattr(services.settings, "STATS_REFRESH_THREADS", 1)
+    grouprows.cache.clear()  # no cached rows: the refresh runs every query
+    Snapshot.objects.update(stale=True)
+    services.stats_group_refresh(group_id=table.group.pk)
+    alone = {s.key: s.payload for s in Snapshot.objects.all()}
+    assert set(ran_in.values()) == {"MainThread"}
+    monkeypatch.setattr(services.settings, "STATS_REFRESH_THREADS", 2)
+    grouprows.cache.clear()
+    Snapshot.objects.update(stale=True)
+    services.stats_group_refresh(group_id=table.group.pk)
+    assert any(n.startswith("stats-rows") for n in ran_in.values())
+    assert differences({s.key: s.payload for s in Snapshot.objects.all()}, alone) == []
+
+    def broken(group_id: int, flt: StatsFilter, ruleset: str, *, played: bool) -> Any:
+        if threading.current_thread().name != "MainThread":
+            raise RuntimeError(f"{ruleset} failed on the other connection")
+        return game(group_id, flt, ruleset, played=played)
+
+    monkeypatch.setattr(grouprows, "_game", broken)
+    with pytest.raises(RuntimeError, match="failed on the other connection"):
+        grouprows.group_rows(table.group.pk, StatsFilter(), threads=2)
