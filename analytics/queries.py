@@ -62,7 +62,7 @@ def streaks(group_id: int, flt: StatsFilter, *, by_game: bool) -> list[dict[str,
 
     A run starts where the result differs from the previous match's; the running count of starts numbers the
     runs.  Both windows share one ordering, so PostgreSQL sorts the group's standings once (the former
-    ROW_NUMBER-difference form sorted them twice: 91 -> 65 ms for the largest benchmark group by game).
+    ROW_NUMBER-difference form sorted them twice: 91 -> 66 ms for the largest benchmark group by game).
     """
     cond, params = where("s", group_id, flt)
     part = "s.player_id, s.ruleset" if by_game else "s.player_id"

@@ -166,7 +166,7 @@ class Round(models.Model):
     removed so that SQL aggregation only ever sees live rounds.
     """
 
-    # no index of its own: round_number_unique (match, number) serves lookups by match, live_idx the live rounds
+    # no index of its own: round_number_unique (match, number) serves lookups by match, round_live_idx the live rounds
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds", db_index=False)
     number = models.PositiveIntegerField()
     facts = models.JSONField()
