@@ -1,4 +1,5 @@
-"""The Docker build context (no engine runs here, so the image itself is not built by the tests).
+"""What Docker reads from the repository: the build context and the compose stack (no engine runs here, so the
+tests neither build the image nor start the stack).
 
 ``.dockerignore`` is read with Docker's rules: a pattern matches a path when it matches the path or one of its
 parent directories, ``**`` spans any number of directories, ``*`` stays within one, and the last matching pattern
@@ -10,6 +11,7 @@ from __future__ import annotations
 import re
 import shlex
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -96,3 +98,42 @@ def test_everything_the_dockerfile_copies_or_installs_is_in_the_context():
         ]
     missing = [path for path in needed if excluded(path, patterns) or not (ROOT / path).exists()]
     assert not missing
+
+
+def _compose() -> dict[str, Any]:
+    """deploy/compose.yaml as compose reads it (YAML merge keys resolved by the loader)."""
+    import yaml
+
+    found: dict[str, Any] = yaml.safe_load((ROOT / "deploy" / "compose.yaml").read_text())
+    return found
+
+
+def test_the_compose_stack_scales_web_and_workers_and_migrates_once() -> None:
+    """What `--scale web=N --scale worker=N` needs: no web replica binds a host port (the proxy publishes the one
+    port and resolves `web` to every replica), the schema is migrated by one one-shot service that every app
+    service waits for, and the app services share one image."""
+    services = _compose()["services"]
+    assert set(services) == {"migrate", "web", "worker", "beat", "proxy", "db", "redis"}
+    app = ("migrate", "web", "worker", "beat")
+    assert {services[name]["image"] for name in app} == {"scorekeeper"}
+    assert all(services[name]["build"]["dockerfile"] == "deploy/Dockerfile" for name in app)
+
+    assert "ports" not in services["web"] and services["web"]["expose"] == ["8000"]
+    assert all("ports" not in services[name] for name in ("worker", "beat", "migrate", "db", "redis"))
+    assert services["proxy"]["ports"] == ["8000:8000"]
+    assert "gunicorn" in services["web"]["command"] and "migrate" not in services["web"]["command"]
+
+    assert services["migrate"]["command"] == "python manage.py migrate --noinput"
+    assert services["migrate"]["restart"] == "no"
+    assert services["migrate"]["depends_on"]["db"]["condition"] == "service_healthy"
+    for name in ("web", "worker", "beat"):
+        assert services[name]["depends_on"]["migrate"]["condition"] == "service_completed_successfully", name
+        assert services[name]["restart"] == "unless-stopped"
+
+    mount = services["proxy"]["volumes"][0].split(":")
+    conf = (ROOT / "deploy" / mount[0]).resolve()
+    assert mount[1] == "/etc/nginx/conf.d/default.conf" and conf.is_file()
+    text = conf.read_text()
+    assert "listen 8000;" in text and "set $web http://web:8000;" in text and "proxy_pass $web;" in text
+    assert "resolver 127.0.0.11" in text  # Docker's DNS, asked again as replicas come and go
+    assert "X-Forwarded-Proto $http_x_forwarded_proto" in text  # the TLS proxy's verdict reaches Django
