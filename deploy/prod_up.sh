@@ -97,5 +97,6 @@ for _ in $(seq 1 40); do
   sleep 0.5
 done
 curl -ksf https://127.0.0.1:8443/healthz >/dev/null || { echo "prod-up: the stack did not answer" >&2; exit 1; }
+curl -ksf https://127.0.0.1:8443/sw.js >/dev/null || { echo "prod-up: /sw.js did not answer through nginx" >&2; exit 1; }
 echo "prod-up: https://127.0.0.1:8443 (nginx) -> gunicorn :8001 :8002; celery worker1, worker2, beat; DEBUG=0"
 echo "          environment in var/prod/env, logs in var/prod/log/; stop with make prod-down"

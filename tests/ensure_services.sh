@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Make sure PostgreSQL and Redis are installed and running on 127.0.0.1 (install from Debian when missing).
+# Make sure PostgreSQL and Redis are installed and running on 127.0.0.1, and nginx is installed (install from
+# Debian when missing).
 set -euo pipefail
 
 need_apt=()
 command -v pg_ctlcluster >/dev/null 2>&1 || need_apt+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
+command -v nginx >/dev/null 2>&1 || need_apt+=(nginx-light)  # tests/config/test_nginx_site.py runs the site
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "installing ${need_apt[*]} from Debian's packages"
   apt-get update -qq
