@@ -8,10 +8,10 @@ from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.html import format_html
 from django.utils.translation import gettext
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 
-@require_GET
+@require_safe
 def ping(request: HttpRequest) -> JsonResponse:
     """A bare JSON endpoint (no database, no session): the baseline for the API benchmark."""
     return JsonResponse({"ok": True})

@@ -14,7 +14,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from frontend.forms import SignupForm
 from frontend.rulebook import games
@@ -53,19 +53,19 @@ def signup(request: HttpRequest) -> HttpResponse:
     return page(request, "registration/signup.html", {"form": form, "next": _next_url(request) or ""})
 
 
-@require_GET
+@require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
     return JsonResponse({"ok": True})
 
 
-@require_GET
+@require_safe
 def offline(request: HttpRequest) -> HttpResponse:
     return page(request, "frontend/offline.html")
 
 
-@require_GET
+@require_safe
 def manifest(request: HttpRequest) -> JsonResponse:
     data = {
         "name": "Scorekeeper",
@@ -94,7 +94,7 @@ def shell_urls() -> list[str]:
     return [static(path) for path in SHELL_ASSETS] + pages
 
 
-@require_GET
+@require_safe
 def service_worker(request: HttpRequest) -> HttpResponse:
     urls = shell_urls()
     version = hashlib.sha256("|".join(urls).encode()).hexdigest()[:12]

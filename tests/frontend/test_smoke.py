@@ -28,3 +28,13 @@ def test_pages_render(client_in, group, make_match):
         assert r.status_code == 200, (url, r.content[:2000])
         assert r["Content-Type"].startswith(content_type), (url, r["Content-Type"])
         assert marker in r.content.decode(), (url, marker)
+
+
+def test_health_ping_and_the_static_app_files_answer_head_as_well_as_get(client):
+    """Uptime monitors and proxies probe with HEAD: the same status and headers as GET, no body; other methods
+    are refused."""
+    for url in ("/healthz", "/ping", "/sw.js", "/manifest.webmanifest", "/offline/"):
+        got, head = client.get(url), client.head(url)
+        assert got.status_code == head.status_code == 200, url
+        assert head["Content-Type"] == got["Content-Type"] and head.content == b"", url
+        assert client.post(url).status_code == 405, url
