@@ -563,20 +563,24 @@ def stats_rebuild_group(*, group_id: int) -> int:
     return written
 
 
+def _connections(configured: int) -> int:
+    """``configured`` connections side by side, or one on SQLite or inside a transaction (where the other
+    connections would not see this one's uncommitted data)."""
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        return 1
+    return max(1, int(configured))
+
+
 def refresh_threads() -> int:
     """How many connections one group's refresh spreads its aggregate queries over (the round that finishes a
-    match reruns the group-wide ones and its game's side by side; one on SQLite or inside a transaction).
-    The full rebuild uses one: it already recomputes groups side by side."""
-    if connection.vendor != "postgresql" or connection.in_atomic_block:  # other connections would not see it
-        return 1
-    return max(1, int(settings.STATS_REFRESH_THREADS))
+    match reruns the group-wide ones and its game's side by side). The full rebuild uses one: it already
+    recomputes groups side by side."""
+    return _connections(settings.STATS_REFRESH_THREADS)
 
 
 def rebuild_threads() -> int:
-    """How many groups the full rebuild recomputes side by side (one on SQLite or inside a transaction)."""
-    if connection.vendor != "postgresql" or connection.in_atomic_block:  # other connections would not see it
-        return 1
-    return max(1, int(settings.STATS_REBUILD_THREADS))
+    """How many groups the full rebuild recomputes side by side."""
+    return _connections(settings.STATS_REBUILD_THREADS)
 
 
 def _rebuild_group_in_thread(group_id: int) -> int:
