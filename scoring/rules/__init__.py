@@ -22,7 +22,8 @@ Every game module exposes the same public shape:
     the official formula with its explanation lines.
 ``match_state(history, *, players, options) -> MatchState``
     totals, end condition, next dealer/starter and winners after ``history``,
-    a sequence of ``(facts, result)`` pairs in round order.
+    a sequence of ``(facts, result)`` pairs in round order. It reads the facts and the results' scores,
+    never their explanation lines: rounds already stored are passed with their stored points and no lines.
 ``options_validate(options, *, players) -> None`` (optional)
     extra checks of options that the generic parser cannot make.
 ``fixed_teams(options, *, players) -> dict[int, int] | None`` (optional)
@@ -187,11 +188,25 @@ class Ruleset:
         return self.module.facts_parse(data, players=players, options=options)
 
     def history(
-        self, rounds: Sequence[Mapping[str, Any]], *, players: int, options: Mapping[str, Any]
+        self,
+        rounds: Sequence[Mapping[str, Any]],
+        *,
+        players: int,
+        options: Mapping[str, Any],
+        stored: Sequence[Sequence[int]] = (),
     ) -> list[tuple[Any, RoundResult]]:
-        """Parse, validate and score stored rounds in order (each against the state before it)."""
-        done: list[tuple[Any, RoundResult]] = []
-        for data in rounds:
+        """Parse, validate and score stored rounds in order (each against the state before it).
+
+        ``stored`` holds the points already stored for the first rounds, scored by this version of the rules
+        with these options: those rounds are parsed only, and their results carry the stored points and no
+        lines. Every state costs a pass over the rounds before it, so appending a round to a long match then
+        computes one state instead of one per round.
+        """
+        done: list[tuple[Any, RoundResult]] = [
+            (self.facts_parse(data, players=players, options=options), RoundResult(scores=tuple(points), lines=()))
+            for data, points in zip(rounds, stored, strict=False)
+        ]
+        for data in rounds[len(done) :]:
             state = self.module.match_state(done, players=players, options=options)
             facts = self.facts_parse(data, players=players, options=options)
             self.module.validate(facts, players=players, options=options, state=state)

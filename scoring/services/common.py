@@ -94,9 +94,9 @@ def stats_group_after_commit(*, group_id: int) -> None:
     transaction.on_commit(lambda: analytics_services.stats_schedule_group(group_id=group_id))
 
 
-def first_failing_prefix(check: Callable[[int], bool], size: int) -> int:
-    """Smallest ``k`` in 1..size with ``check(k)`` False, given that failures are monotone in ``k``."""
-    low, high = 1, size
+def first_failing_prefix(check: Callable[[int], bool], size: int, *, low: int = 1) -> int:
+    """Smallest ``k`` in low..size with ``check(k)`` False, given that failures are monotone in ``k``."""
+    high = size
     while low < high:
         mid = (low + high) // 2
         if check(mid):
@@ -135,27 +135,29 @@ def history_or_fail(
     players: int,
     options: dict[str, Any],
     labels: Sequence[str],
+    stored: Sequence[Sequence[int]] = (),
 ) -> list[tuple[Any, rules.RoundResult]]:
     """Score a whole match history (``options`` already parsed); on a broken rule, name the round.
 
     ``labels[i]`` is the field prefix used for complaints about round ``i``
-    (``"facts"`` for the round being entered, ``"rounds.7"`` for another one).
+    (``"facts"`` for the round being entered, ``"rounds.7"`` for another one). ``stored``: the points of the
+    first rounds as stored under this ruleset version (see ``Ruleset.history``); they are not checked again.
     """
     try:
-        return ruleset.history(facts, players=players, options=options)
+        return ruleset.history(facts, players=players, options=options, stored=stored)
     except InvalidRound as exc:
         error = exc
 
     def prefix_ok(k: int) -> bool:
         try:
-            ruleset.history(facts[:k], players=players, options=options)
+            ruleset.history(facts[:k], players=players, options=options, stored=stored)
         except InvalidRound:
             return False
         return True
 
-    index = first_failing_prefix(prefix_ok, len(facts)) - 1
+    index = first_failing_prefix(prefix_ok, len(facts), low=min(len(stored), len(facts)) + 1) - 1
     try:
-        ruleset.history(facts[: index + 1], players=players, options=options)
+        ruleset.history(facts[: index + 1], players=players, options=options, stored=stored)
     except InvalidRound as exc:
         error = exc
     raise rules_failed(ruleset, error, prefix=labels[index]) from None

@@ -10,6 +10,7 @@ state (dealer, rounds left, earlier results) depends on the rounds before it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import takewhile
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -97,9 +98,20 @@ def rounds_rescore(
     ``focus`` is the round being entered or edited: the caller saves it and
     writes its history event; every other round whose points, explanation or
     ruleset version change gets a "rescore" event.  Returns the history.
+
+    The rounds before ``from_number`` keep their stored points when this ruleset version scored them all: a
+    change only ever rescores from the round it touches on, so those points are what a replay would give
+    (entering the 100th round then costs one state, not a hundred). Results taken from storage have no lines.
     """
+    before = list(takewhile(lambda rnd: rnd.number < from_number and rnd is not focus, live))
+    stored = [rnd.points for rnd in before] if all(r.ruleset_version == ruleset.version for r in before) else []
     results = history_or_fail(
-        ruleset, [rnd.facts for rnd in live], players=len(seats), options=options, labels=_labels(live, focus)
+        ruleset,
+        [rnd.facts for rnd in live],
+        players=len(seats),
+        options=options,
+        labels=_labels(live, focus),
+        stored=stored,
     )
     for rnd, (_facts, result) in zip(live, results, strict=True):
         if rnd.number < from_number:

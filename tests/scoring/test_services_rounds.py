@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from random import Random
+from typing import Any
+
 import pytest
 from django.db.models import Sum
 
+from analytics import synthetic
 from scoring import rules, services
 from scoring.models import IdempotencyKey, Match, Round, RoundEvent, Score
 from tests.scoring.helpers import (
@@ -284,3 +288,70 @@ def test_every_rulesets_worked_example_can_be_recorded(table, key):
     assert rnd.points == list(
         rules.get(key).score(ex["facts"], players=ex["players"], options=ex.get("options")).scores
     )
+
+
+def _count_scoring(monkeypatch: pytest.MonkeyPatch, key: str) -> list[Any]:
+    """Every round the rules engine scores for ``key`` from now on (its facts, in order)."""
+    module = rules.get(key).module
+    scored: list[Any] = []
+    score_round = module.score_round
+    monkeypatch.setattr(module, "score_round", lambda facts, **kw: scored.append(facts) or score_round(facts, **kw))
+    return scored
+
+
+@pytest.mark.parametrize(
+    ("key", "options", "rounds"),
+    [
+        ("was-sticht", None, None),  # each round depends on the ones before (tasks held, start player)
+        ("abluxxen", {"mode": "base", "games": 30}, 30),  # a long match
+    ],
+)
+def test_appending_rounds_scores_only_the_new_round_and_stores_what_a_full_replay_gives(
+    table, monkeypatch, key, options, rounds
+):
+    played = synthetic.play_match(Random("append"), key, [1.0] * 4, options=options, rounds=rounds)
+    assert len(played.rounds) >= 5
+    match = services.match_create(
+        group=table.group,
+        ruleset=key,
+        options=played.options,
+        player_ids=[p.pk for p in table.players[:4]],
+        user=table.owner,
+    )
+    scored = _count_scoring(monkeypatch, key)
+
+    for facts, _result in played.rounds:
+        services.round_record(match=match, facts=facts, user=table.member)
+
+    assert len(scored) == len(played.rounds)  # one per round entered, not 1 + 2 + … + n
+    stored = list(Round.objects.filter(match=match).order_by("number"))
+    assert [r.points for r in stored] == [list(result.scores) for _f, result in played.rounds]
+    # a replay of the whole match from its facts finds nothing to change
+    services.match_rescore(match=match, user=table.owner)
+    assert not RoundEvent.objects.filter(match=match, action="rescore").exists()
+    assert list(Round.objects.filter(match=match).order_by("number").values_list("version", flat=True)) == [1] * len(
+        stored
+    )
+    assert Match.objects.get(pk=match.pk).state == ("finished" if played.finished_by_rules else "open")
+
+
+def test_after_a_round_scored_by_an_older_version_the_next_round_replays_the_match(table, njet_match, monkeypatch):
+    record(njet_match, table.member, n=2)
+    scored = _count_scoring(monkeypatch, "njet")
+    record(njet_match, table.member)
+    assert len(scored) == 1
+
+    Round.objects.filter(match=njet_match, number=1).update(ruleset_version="0")
+    record(njet_match, table.member)
+    assert len(scored) == 1 + 4  # rounds 1-3 scored again (the stored points may be stale), then round 4
+
+
+def test_an_impossible_round_after_stored_ones_is_refused_under_facts(table):
+    match = ws_match(table.group, table.players, table.owner)
+    services.round_record(match=match, facts=WS_ROUND_1, user=table.owner)
+
+    with pytest.raises(services.ValidationFailed) as caught:
+        services.round_record(match=match, facts={**WS_ROUND_2, "start_player": 0}, user=table.owner)
+
+    assert "facts.start_player" in caught.value.problems, caught.value.problems
+    assert Round.objects.filter(match=match).count() == 1

@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from random import Random
 
 import pytest
 
@@ -122,3 +123,64 @@ def test_every_rule_anchor_the_referee_links_to_is_a_section_of_its_game():
         used |= set(re.findall(r'"((?:njet|mue|meinz|was-sticht|sticheln)-[a-z-]+)"', path.read_text()))
     assert used, "the referee names no rule anchors"
     assert used <= sections, used - sections
+
+
+def _played(key: str, seed: int) -> tuple[int, dict[str, object], list[object]]:
+    """A whole match of ``key`` played through the rules (the synthetic history's generators)."""
+    from analytics import synthetic
+
+    rng = Random(f"{key}-{seed}")
+    n = rng.choice(synthetic.GAMES[key].players)
+    played = synthetic.play_match(rng, key, synthetic.player_skills(rng, n))
+    return n, played.options, [facts for facts, _result in played.rounds]
+
+
+@pytest.mark.parametrize("key", rules.KEYS)
+def test_history_from_stored_points_gives_what_the_full_replay_gives(key):
+    ruleset = rules.get(key)
+    for seed in range(4):
+        players, options, facts = _played(key, seed)
+        full = ruleset.history(facts, players=players, options=options)
+        final = ruleset.module.match_state(full, players=players, options=options)
+        for k in range(len(facts) + 1):
+            part = ruleset.history(
+                facts, players=players, options=options, stored=[list(r.scores) for _f, r in full[:k]]
+            )
+            assert [f for f, _r in part] == [f for f, _r in full]
+            assert [r.scores for _f, r in part] == [r.scores for _f, r in full]
+            assert part[k:] == full[k:]  # the rounds after the stored ones are scored and explained as before
+            assert all(r.lines == () for _f, r in part[:k])
+            # match_state reads the results' points only: the same state without the stored rounds' lines
+            assert ruleset.module.match_state(part, players=players, options=options) == final
+
+
+def test_history_scores_only_the_rounds_after_the_stored_ones(monkeypatch):
+    ruleset = rules.get("was-sticht")
+    players, options, facts = _played("was-sticht", 0)
+    full = ruleset.history(facts, players=players, options=options)
+    scored: list[object] = []
+    checked: list[object] = []
+    score_round, validate = ruleset.module.score_round, ruleset.module.validate
+    monkeypatch.setattr(ruleset.module, "score_round", lambda f, **kw: scored.append(f) or score_round(f, **kw))
+    monkeypatch.setattr(ruleset.module, "validate", lambda f, **kw: checked.append(f) or validate(f, **kw))
+
+    ruleset.history(facts, players=players, options=options, stored=[list(r.scores) for _f, r in full[:-1]])
+
+    assert len(facts) > 3
+    assert scored == checked == [full[-1][0]]
+
+
+def test_a_broken_round_after_stored_ones_is_still_refused():
+    ws = rules.get("was-sticht")
+    example = ws.example
+    first = example["facts"]
+    done = ws.history([first], players=example["players"], options=example["options"])
+    again = {**first, "chosen": [None, None, None, None]}  # round 2 again started by seat 0, not seat 1
+    with pytest.raises(InvalidRound) as caught:
+        ws.history(
+            [first, again],
+            players=example["players"],
+            options=example["options"],
+            stored=[list(done[0][1].scores)],
+        )
+    assert "start_player" in caught.value.by_field()
