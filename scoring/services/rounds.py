@@ -51,8 +51,12 @@ def _seats(match: Match) -> list[int]:
     return _seating(match)[0]
 
 
-def _live(match: Match) -> list[Round]:
-    return list(Round.objects.filter(match=match, deleted_at__isnull=True).order_by("number"))
+def _live(match: Match, *, explained: bool = True) -> list[Round]:
+    """The match's live rounds in order. ``explained=False`` leaves their explanations unread (one is fetched
+    if it is used): entering a new round rescores none of the rounds before it, and in a long match their
+    explanations are most of what would be read."""
+    rounds = Round.objects.filter(match=match, deleted_at__isnull=True).order_by("number")
+    return list(rounds if explained else rounds.defer("explanation"))
 
 
 def _scores_write(rnd: Round, seats: Sequence[int], *, new: bool = False) -> None:
@@ -238,7 +242,7 @@ def _round_create(*, match: Match, facts: Any, user: Any) -> Round:
         ruleset_version=ruleset.version,
         entered_by=user if user is not None and user.is_authenticated else None,
     )
-    live = [*_live(match), rnd]
+    live = [*_live(match, explained=False), rnd]
     results = rounds_rescore(
         match=match,
         ruleset=ruleset,

@@ -6,7 +6,9 @@ from random import Random
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.db.models import Sum
+from django.test.utils import CaptureQueriesContext
 
 from analytics import synthetic
 from scoring import rules, services
@@ -355,3 +357,22 @@ def test_an_impossible_round_after_stored_ones_is_refused_under_facts(table):
 
     assert "facts.start_player" in caught.value.problems, caught.value.problems
     assert Round.objects.filter(match=match).count() == 1
+
+
+def test_entering_a_round_reads_no_earlier_explanation_and_the_same_queries_however_long_the_match(table, njet_match):
+    def entered() -> list[str]:
+        with CaptureQueriesContext(connection) as queries:
+            record(njet_match, table.member)
+        return [q["sql"] for q in queries.captured_queries]
+
+    record(njet_match, table.member, n=2)
+    third = entered()
+    record(njet_match, table.member, n=4)
+    eighth = entered()
+
+    assert len(eighth) == len(third)  # no query per earlier round
+    live = [sql for sql in eighth if 'FROM "scoring_round"' in sql and 'ORDER BY "scoring_round"."number"' in sql]
+    assert len(live) == 1, eighth
+    assert '"scoring_round"."facts"' in live[0]
+    assert '"scoring_round"."explanation"' not in live[0]
+    assert Round.objects.get(match=njet_match, number=8).explanation  # the new round's own is stored
