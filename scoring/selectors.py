@@ -235,7 +235,10 @@ def match_scoreboard(*, match: Match) -> dict[str, Any]:
     Points are the stored ones (what each round was scored with); the end
     condition, next dealer/starter, rounds left, target and winners come from
     the ruleset's ``state`` over the live rounds.  ``needs_rescore`` says that
-    some round was scored by an older ruleset version.
+    some round was scored by an older ruleset version: then every round is
+    checked and scored again, and a round the rules now refuse is reported
+    under ``problems``; otherwise the state is computed from the stored points
+    (what a replay would give, in one pass instead of one per round).
     """
     ruleset = rules.get(match.ruleset)
     seats = (
@@ -287,7 +290,12 @@ def match_scoreboard(*, match: Match) -> dict[str, Any]:
         "extra": {},
     }
     try:
-        state = ruleset.state([r.facts for r in live], players=len(seats), options=match.options)
+        state = ruleset.state(
+            [r.facts for r in live],
+            players=len(seats),
+            options=match.options,
+            stored=[] if board["needs_rescore"] else [r.points for r in live],
+        )
     except InvalidRound as exc:  # stored rounds that a newer ruleset refuses: show them, flag the match
         board["needs_rescore"] = True
         board["problems"] = [p.as_dict() for p in exc.problems]

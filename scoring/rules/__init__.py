@@ -227,10 +227,16 @@ class Ruleset:
         return done[-1][1]
 
     def state(
-        self, rounds: Sequence[Mapping[str, Any]], *, players: int, options: Mapping[str, Any] | None = None
+        self,
+        rounds: Sequence[Mapping[str, Any]],
+        *,
+        players: int,
+        options: Mapping[str, Any] | None = None,
+        stored: Sequence[Sequence[int]] = (),
     ) -> MatchState:
+        """Where the match stands after ``rounds`` (``stored`` as for :meth:`history`)."""
         opts = self.options_parse(options, players=players)
-        done = self.history(rounds, players=players, options=opts)
+        done = self.history(rounds, players=players, options=opts, stored=stored)
         state: MatchState = self.module.match_state(done, players=players, options=opts)
         return state
 

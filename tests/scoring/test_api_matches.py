@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from random import Random
+
 import pytest
 
-from scoring import rules
+from analytics import synthetic
+from scoring import rules, services
 from scoring.models import Round
 from tests.scoring.helpers import WS_ROUND_1, WS_ROUND_2, example, njet_facts, ws_match
 
@@ -240,3 +243,51 @@ def test_absurd_paging_is_never_a_500(table, client_for, query):
     response = client_for(table.member).get(f"/api/v1/groups/{table.group.pk}/players?{query}")
     assert response.status_code == 200
     assert response.json()["count"] == 5
+
+
+def test_the_scoreboard_state_comes_from_the_stored_points_without_scoring_any_round(table, client_for, monkeypatch):
+    played = synthetic.play_match(Random("board"), "abluxxen", [1.0] * 4, options={"games": 30}, rounds=30)
+    match = services.match_create(
+        group=table.group,
+        ruleset="abluxxen",
+        options=played.options,
+        player_ids=[p.pk for p in table.players[:4]],
+        user=table.owner,
+    )
+    for facts, _result in played.rounds:
+        services.round_record(match=match, facts=facts, user=table.member)
+    abluxxen = rules.get("abluxxen")
+    replayed = abluxxen.state([f for f, _r in played.rounds], players=4, options=played.options)
+    monkeypatch.setattr(abluxxen.module, "score_round", lambda *a, **kw: pytest.fail("a stored round was scored"))
+
+    board = client_for(table.member).get(f"/api/v1/matches/{match.pk}/scoreboard").json()
+
+    assert (board["finished"], board["needs_rescore"]) == (replayed.finished, False)
+    assert [w["seat"] for w in board["winners"]] == list(replayed.winners)
+    assert board["extra"] == rules.to_jsonable(replayed.extra)  # ranking and every game's winners
+
+
+def test_a_scoreboard_with_rounds_from_an_older_ruleset_version_replays_them(table, client_for):
+    match = services.match_create(
+        group=table.group,
+        ruleset="abluxxen",
+        options={"games": 5},
+        player_ids=[p.pk for p in table.players[:3]],
+        user=table.owner,
+    )
+    facts = {"front": [8, 5, 4], "hand": [0, 1, 2], "end": "out"}
+    for _ in range(2):
+        services.round_record(match=match, facts=facts, user=table.member)
+    # as if round 1 had been scored (wrongly) by an earlier version: the state must not trust its points
+    Round.objects.filter(match=match, number=1).update(ruleset_version="0", points=[0, 0, 90])
+
+    board = client_for(table.member).get(f"/api/v1/matches/{match.pk}/scoreboard").json()
+
+    second = Round.objects.get(match=match, number=2).points
+    abluxxen = rules.get("abluxxen")
+    replayed = abluxxen.state([facts, facts], players=3, options={"games": 5})
+    trusted = abluxxen.state([facts, facts], players=3, options={"games": 5}, stored=[[0, 0, 90], second])
+    assert replayed.extra["ranking"] != trusted.extra["ranking"]
+    assert board["needs_rescore"] is True
+    assert board["totals"] == [0 + second[0], 0 + second[1], 90 + second[2]]  # the points as stored
+    assert board["extra"]["ranking"] == list(replayed.extra["ranking"])  # the state as the rules now score
