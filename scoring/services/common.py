@@ -155,7 +155,7 @@ def history_or_fail(
             return False
         return True
 
-    index = first_failing_prefix(prefix_ok, len(facts), low=min(len(stored), len(facts)) + 1) - 1
+    index = first_failing_prefix(prefix_ok, len(facts), low=min(len(stored) + 1, len(facts))) - 1
     try:
         ruleset.history(facts[: index + 1], players=players, options=options, stored=stored)
     except InvalidRound as exc:

@@ -376,3 +376,15 @@ def test_entering_a_round_reads_no_earlier_explanation_and_the_same_queries_howe
     assert '"scoring_round"."facts"' in live[0]
     assert '"scoring_round"."explanation"' not in live[0]
     assert Round.objects.get(match=njet_match, number=8).explanation  # the new round's own is stored
+
+
+def test_deleting_the_last_round_checks_nothing_again_and_a_broken_stored_round_is_still_named(table, njet_match):
+    first, second, third = record(njet_match, table.member, n=3)
+    services.round_delete(round=third, expected_version=1, user=table.member)  # rounds 1-2 stay as stored
+    assert Match.objects.get(pk=njet_match.pk).next_number == 4
+
+    # every round before the change is stored; one whose facts no longer parse is still refused with a message
+    Round.objects.filter(pk=first.pk).update(facts={"tricks": "garbled"})
+    with pytest.raises(services.ValidationFailed) as caught:
+        services.round_delete(round=second, expected_version=1, user=table.member)
+    assert any(field.startswith("rounds.") for field in caught.value.problems), caught.value.problems
