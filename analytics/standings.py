@@ -17,7 +17,6 @@ from django.db import transaction
 
 from scoring import rules
 from scoring.models import Match, Round, Seat
-from scoring.rules import RoundResult
 from scoring.rules.types import best_seats
 
 from .bulk import BulkWriter
@@ -43,10 +42,8 @@ def winners_of(
         opts = game.options_parse(options, players=players)
         if game.winners_by_totals:  # what match_state would say, without parsing the facts
             return best_seats(totals), game.fixed_teams(opts, players=players)
-        history = [
-            (game.facts_parse(facts, players=players, options=opts), RoundResult(scores=tuple(points), lines=()))
-            for facts, points in rounds
-        ]
+        facts = [data for data, _points in rounds]
+        history = game.history(facts, players=players, options=opts, stored=[points for _data, points in rounds])
         state = game.module.match_state(history, players=players, options=opts)
     except Exception as exc:  # a game module that cannot read old data must not stop the statistics
         logger.info("standings: %s match state failed (%r); using the best totals", ruleset, exc)
