@@ -233,3 +233,21 @@ def test_a_refresh_on_two_connections_answers_as_on_one(monkeypatch: pytest.Monk
     monkeypatch.setattr(grouprows, "_game", broken)
     with pytest.raises(RuntimeError, match="failed on the other connection"):
         grouprows.group_rows(table.group.pk, StatsFilter(), threads=2)
+
+
+def test_a_rebuild_reads_distinct_values_not_one_row_per_match_or_seat(table: Table) -> None:
+    """A model's default ordering joins the columns of a ``.distinct()`` (Match's created_at and id, Seat's match
+    and number), which made the "which games, which players" queries of every rebuild one row per match or seat."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    p = table.players
+    for fronts in ([10, 6, 4], [3, 9, 7], [5, 5, 8]):
+        abluxxen(table, p[:3], fronts, [0, 2, 3])
+    with CaptureQueriesContext(connection) as seen:
+        services.stats_rebuild_group(group_id=table.group.pk)
+    # the ORM's (its columns are quoted; the hand-written aggregates order their DISTINCT rows on purpose)
+    distinct = [q["sql"] for q in seen.captured_queries if q["sql"].startswith('SELECT DISTINCT "')]
+    assert len(distinct) >= 3  # the games of the group (twice) and its players
+    assert [sql for sql in distinct if "ORDER BY" in sql.upper()] == []
+    assert grouprows.rulesets_of(table.group.pk) == ["abluxxen"]
