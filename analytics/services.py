@@ -552,11 +552,10 @@ def stats_rebuild_group(*, group_id: int) -> int:
         standings_group_rebuild(group_id=group_id)
         for ruleset in grouprows.rulesets_of(group_id):
             ratings_replay(group_id=group_id, ruleset=ruleset)
-        # order_by(): without it, Seat's and Match's default orderings made these one row per seat and per match
-        seats, matches = Seat.objects.filter(match__group_id=group_id), Match.objects.filter(group_id=group_id)
-        players = seats.order_by().values_list("player_id", flat=True).distinct()
-        rulesets = matches.order_by().values_list("ruleset", flat=True).distinct()
-        _snapshot_defaults(group_id=group_id, players=list(players), rulesets=list(rulesets))
+        # order_by(): without it, Seat's default ordering made this one row per seat
+        players = Seat.objects.filter(match__group_id=group_id).order_by().values_list("player_id", flat=True)
+        rulesets = grouprows.match_rulesets(group_id)
+        _snapshot_defaults(group_id=group_id, players=list(players.distinct()), rulesets=rulesets)
         _mark(Q(group_id=group_id), computing=True, progress=0.5, computing_since=timezone.now())  # one pass
         for d in seen:
             StatsDirty.objects.filter(pk=d["id"], seq=d["seq"]).delete()
