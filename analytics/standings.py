@@ -4,7 +4,9 @@ A standing is derived from the match's live rounds only.  Totals are the sums of
 points; the winners come from the game's own ``match_state`` (Abluxxen breaks ties by cards in hand,
 Was sticht? is won by finishing the tasks); a match finished by hand before its end condition, or one
 the rules engine cannot read, falls back to the highest total.  Games whose winners are always the
-highest totals (``WINNERS_BY_TOTALS``) are ranked from their points alone: their facts are not even read.
+highest totals (``WINNERS_BY_TOTALS``) are ranked from their points alone: their facts are not even read,
+and those of them played without fixed partnerships are ranked by one SQL statement over the score rows
+(:func:`_insert_ranked_by_totals`), which gives what :func:`standing_rows` would without the Python round trip.
 """
 
 from __future__ import annotations
@@ -13,10 +15,10 @@ import logging
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from scoring import rules
-from scoring.models import Match, Round, Seat
+from scoring.models import Match, Round, Score, Seat
 from scoring.rules.types import best_seats
 
 from .bulk import BulkWriter
@@ -30,6 +32,7 @@ BATCH = 5000
 ROUND = Round._meta.db_table
 MATCH = Match._meta.db_table
 SEAT = Seat._meta.db_table
+SCORE = Score._meta.db_table
 
 
 def winners_of(
@@ -95,19 +98,63 @@ def standing_rows(
     ]
 
 
-# the games whose winners need the round facts, as SQL literals (their keys are ours: a-z and -)
-_NEED_FACTS = ", ".join(f"'{game.key}'" for game in rules.all_rulesets() if not game.winners_by_totals) or "''"
+def _sql_list(keys: Iterable[str]) -> str:
+    """Game keys as SQL literals (the keys are ours: a-z and -)."""
+    return ", ".join(f"'{key}'" for key in keys) or "''"
+
+
+# the games whose winners need the round facts
+_NEED_FACTS = _sql_list(game.key for game in rules.all_rulesets() if not game.winners_by_totals)
 _FACTS_IF_NEEDED = f"CASE WHEN m.ruleset IN ({_NEED_FACTS}) THEN r.facts END"
+# the games ranked in SQL: won on points alone, and with no fixed partnerships to read from the options
+_IN_SQL = _sql_list(
+    game.key for game in rules.all_rulesets() if game.winners_by_totals and not hasattr(game.module, "fixed_teams")
+)
+
+
+def _insert_ranked_by_totals(where: str, params: list[Any]) -> int:
+    """Write the standings of the selected finished matches of the ``_IN_SQL`` games in one statement.
+
+    What :func:`standing_rows` gives them, set-based: each seat's total is the sum of its player's score rows
+    (one per seated player in every live round; summed per player, so that score_match_idx serves it), the
+    best totals win and share rank 1, everyone else gets a competition rank by total; a match without live
+    rounds or with fewer than two seats gets no rows.  Returns the rows written.
+    """
+    finished = f"m.state = 'finished' AND m.ruleset IN ({_IN_SQL}) AND {where}"
+    sql = f"""
+        INSERT INTO {MatchStanding._meta.db_table} (match_id, group_id, player_id, ruleset, seat, team, players,
+                                                    finished_at, rounds, total, "rank", won)
+        SELECT match_id, group_id, player_id, ruleset, seat, NULL, players, finished_at, rounds, total, place,
+               place = 1
+        FROM (
+            SELECT m.id AS match_id, m.group_id, s.player_id, m.ruleset, s.number AS seat, m.finished_at,
+                   COUNT(*) OVER (PARTITION BY m.id) AS players, live.n AS rounds, COALESCE(tot.total, 0) AS total,
+                   RANK() OVER (PARTITION BY m.id ORDER BY COALESCE(tot.total, 0) DESC) AS place
+            FROM {MATCH} m
+            JOIN {SEAT} s ON s.match_id = m.id
+            JOIN (SELECT r.match_id, COUNT(*) AS n FROM {ROUND} r JOIN {MATCH} m ON m.id = r.match_id
+                  WHERE r.deleted_at IS NULL AND {finished} GROUP BY r.match_id) live ON live.match_id = m.id
+            LEFT JOIN (SELECT sc.match_id, sc.player_id, SUM(sc.points) AS total FROM {SCORE} sc
+                       JOIN {MATCH} m ON m.id = sc.match_id WHERE {finished} GROUP BY sc.match_id, sc.player_id) tot
+                ON tot.match_id = m.id AND tot.player_id = s.player_id
+            WHERE {finished}
+        ) seated
+        WHERE players >= 2
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params * 3)  # ``where`` is in the outer query and in both subqueries
+        return max(cursor.rowcount, 0)
 
 
 def _matches(where: str, params: list[Any]) -> Iterator[list[dict[str, Any]]]:
-    """Standings of the finished matches selected by ``where`` (on ``m``), streamed match by match.
+    """Standings of the finished matches selected by ``where`` (on ``m``) of the games not ranked in SQL,
+    streamed match by match.
 
     Three streams in match order, merged here: the matches, their seats and their live rounds (the match's
     own columns are read once per match, not once per round; a round's facts only for the games whose
     winners need them).
     """
-    finished = f"FROM {MATCH} m WHERE m.state = 'finished' AND {where}"
+    finished = f"FROM {MATCH} m WHERE m.state = 'finished' AND m.ruleset NOT IN ({_IN_SQL}) AND {where}"
     match_sql = f"SELECT m.id, m.group_id, m.ruleset, m.options, m.finished_at {finished} ORDER BY m.id"
     seat_sql = f"""
         SELECT s.match_id, s.number, s.player_id FROM {SEAT} s
@@ -116,7 +163,8 @@ def _matches(where: str, params: list[Any]) -> Iterator[list[dict[str, Any]]]:
     round_sql = f"""
         SELECT r.match_id, {_FACTS_IF_NEEDED}, r.points
         FROM {ROUND} r JOIN {MATCH} m ON m.id = r.match_id
-        WHERE r.deleted_at IS NULL AND m.state = 'finished' AND {where} ORDER BY r.match_id, r.number
+        WHERE r.deleted_at IS NULL AND m.state = 'finished' AND m.ruleset NOT IN ({_IN_SQL}) AND {where}
+        ORDER BY r.match_id, r.number
     """
     seats = _group_by_match(stream(seat_sql, params))
     rounds = _group_by_match((row[0], (_json(row[1]), _json(row[2]))) for row in stream(round_sql, params))
@@ -177,11 +225,12 @@ def standings_match_refresh(*, match_id: int) -> int:
     """Recompute one match's standings (none when it is open, empty or deleted); returns the rows written."""
     with transaction.atomic():
         MatchStanding.objects.filter(match_id=match_id).delete()
-        return _write(_matches("m.id = %s", [match_id]))
+        return _insert_ranked_by_totals("m.id = %s", [match_id]) + _write(_matches("m.id = %s", [match_id]))
 
 
 def standings_group_rebuild(*, group_id: int) -> int:
     """Recompute the standings of every finished match of a group (streamed; bounded memory)."""
     with transaction.atomic():
         MatchStanding.objects.filter(group_id=group_id).delete()
-        return _write(_matches("m.group_id = %s", [group_id]))
+        where = "m.group_id = %s"
+        return _insert_ranked_by_totals(where, [group_id]) + _write(_matches(where, [group_id]))

@@ -1,20 +1,28 @@
 """Standings rank a finished match as its game's rules do, and read round facts only where the winners need them.
 
 Games flagged ``WINNERS_BY_TOTALS`` are ranked from their points alone (their facts are not even fetched); the
-others (Abluxxen's hands, Was sticht?'s tasks) replay ``match_state``.
+others (Abluxxen's hands, Was sticht?'s tasks) replay ``match_state``.  Those won on points and played without
+fixed partnerships are ranked by one SQL statement, which must give what ``standing_rows`` (the Python
+reference) gives.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from datetime import timedelta
 from random import Random
+from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from analytics import services, standings, synthetic
 from analytics.models import MatchStanding
 from scoring import rules
+from scoring import services as scoring_services
+from scoring.models import Match, Round, Score, Seat
 from scoring.rules.types import best_seats
-from tests.analytics.helpers import Table, abluxxen
+from tests.analytics.helpers import Table, abluxxen, play
 
 GAMES = [game.key for game in rules.all_rulesets()]
 
@@ -65,3 +73,116 @@ def test_muzicandos_team_game_is_rated_in_its_fixed_partnerships() -> None:
     assert rules.get("njet").fixed_teams(rules.get("njet").options_parse({}, players=4), players=4) is None
     _winners, teams = standings.winners_of("muzicando", {"mode": "team"}, 4, [], [5, 3, 5, 3])
     assert teams == {0: 0, 2: 0, 1: 1, 3: 1}
+
+
+FIELDS = ("match_id", "group_id", "player_id", "ruleset", "seat", "team", "players", "finished_at", "rounds", "total")
+IN_SQL = [key for key in GAMES if f"'{key}'" in standings._IN_SQL]
+
+
+def _reference(match: Match) -> list[dict[str, Any]]:
+    """The standings ``standing_rows`` (the per-match Python path) gives a match, ordered by seat."""
+    if match.state != Match.State.FINISHED:
+        return []
+    live = Round.objects.filter(match=match, deleted_at__isnull=True).order_by("number")
+    rows = standings.standing_rows(
+        match_id=match.pk,
+        group_id=match.group_id,
+        ruleset=match.ruleset,
+        options=match.options,
+        finished_at=match.finished_at,
+        seats=list(Seat.objects.filter(match=match).values_list("number", "player_id")),
+        rounds=[(r.facts, r.points) for r in live],
+    )
+    return sorted(rows, key=lambda row: row["seat"])
+
+
+def _stored(match: Match) -> list[dict[str, Any]]:
+    return list(MatchStanding.objects.filter(match_id=match.pk).order_by("seat").values(*FIELDS, "rank", "won"))
+
+
+def test_the_games_ranked_in_sql_are_won_on_points_without_partnerships() -> None:
+    assert set(IN_SQL) == {"coloretto", "meinz", "mue", "njet", "sticheln"}
+    for key in IN_SQL:
+        assert rules.get(key).winners_by_totals and not hasattr(rules.get(key).module, "fixed_teams")
+
+
+def _crafted(
+    table: Table,
+    key: str,
+    points: list[list[int]],
+    *,
+    deleted: Collection[int] = (),
+    seats: int = 0,
+    state: str = "finished",
+) -> Match:
+    """A match stored directly (no rules applied): one round per points list, ``deleted`` round numbers
+    soft-deleted (no score rows, as the services leave them)."""
+    players = table.players[: seats or len(points[0])]
+    now = timezone.now()
+    match: Match = Match.objects.create(
+        group=table.group, ruleset=key, options={}, state=state, finished_at=now if state == "finished" else None
+    )
+    for number, player in enumerate(players):
+        Seat.objects.create(match=match, player=player, number=number)
+    for number, values in enumerate(points, start=1):
+        gone = number in deleted
+        rnd = Round.objects.create(
+            match=match,
+            number=number,
+            facts={},
+            ruleset_version="1",
+            points=values,
+            deleted_at=now - timedelta(minutes=1) if gone else None,
+        )
+        if not gone:
+            Score.objects.bulk_create(
+                Score(round=rnd, match=match, player=player, seat=seat, points=value)
+                for seat, (player, value) in enumerate(zip(players, values, strict=True))
+            )
+    return match
+
+
+@pytest.mark.parametrize("key", IN_SQL)
+def test_sql_ranks_ties_deletions_and_degenerate_matches_as_the_python_path_does(table: Table, key: str) -> None:
+    matches = {
+        "tie for first": _crafted(table, key, [[3, 5, 1], [2, 0, 2]]),  # 5 5 3: two winners, then rank 3
+        "tie behind": _crafted(table, key, [[9, 4, 4, 1]]),  # ranks 1 2 2 4
+        "negative": _crafted(table, key, [[-3, -1, -7], [0, -2, 1]]),
+        "deleted round": _crafted(table, key, [[1, 8], [5, 0], [1, 1]], deleted={2}),  # 2 9 live: seat 1 wins
+        "all deleted": _crafted(table, key, [[1, 2]], deleted={1}),
+        "one seat": _crafted(table, key, [[4]]),
+        "no rounds": _crafted(table, key, [[0, 0]], deleted={1}, seats=2),
+        "open": _crafted(table, key, [[3, 1]], state="open"),
+    }
+    written = standings.standings_group_rebuild(group_id=table.group.pk)
+    for name, match in matches.items():
+        expected = _reference(match)
+        assert _stored(match) == expected, name
+    assert [row["rank"] for row in _stored(matches["tie for first"])] == [1, 1, 3]
+    assert [row["won"] for row in _stored(matches["tie for first"])] == [True, True, False]
+    assert [row["rank"] for row in _stored(matches["tie behind"])] == [1, 2, 2, 4]
+    assert [row["total"] for row in _stored(matches["deleted round"])] == [2, 9]
+    assert written == MatchStanding.objects.count() == 3 + 4 + 3 + 2
+    # one match's refresh writes the same rows
+    standings.standings_match_refresh(match_id=matches["tie behind"].pk)
+    assert _stored(matches["tie behind"]) == _reference(matches["tie behind"])
+
+
+def test_every_games_played_matches_stand_as_the_python_path_ranks_them(table: Table) -> None:
+    rng = Random("standings-sql")
+    matches = []
+    for key in GAMES:
+        for _ in range(2):
+            players = rng.choice(synthetic.GAMES[key].players)
+            matches.append(play(table, key, table.players[:players], rng))
+        # and one finished by hand after two rounds
+        players = synthetic.GAMES[key].players[0]
+        early = play(table, key, table.players[:players], rng, rounds=2)
+        if early.state != Match.State.FINISHED:
+            early = scoring_services.match_finish(match=early, expected_version=early.version, user=table.owner)
+        matches.append(early)
+    assert all(m.state == Match.State.FINISHED for m in matches)
+    services.stats_rebuild_group(group_id=table.group.pk)
+    for match in matches:
+        assert _stored(match) == _reference(match), match.ruleset
+    assert MatchStanding.objects.count() == sum(len(_reference(m)) for m in matches) > 0
