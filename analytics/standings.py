@@ -107,13 +107,14 @@ def _sql_list(keys: Iterable[str]) -> str:
 _NEED_FACTS = _sql_list(game.key for game in rules.all_rulesets() if not game.winners_by_totals)
 _FACTS_IF_NEEDED = f"CASE WHEN m.ruleset IN ({_NEED_FACTS}) THEN r.facts END"
 # the games ranked in SQL: won on points alone, and with no fixed partnerships to read from the options
-_IN_SQL = _sql_list(
+SQL_RANKED = frozenset(
     game.key for game in rules.all_rulesets() if game.winners_by_totals and not hasattr(game.module, "fixed_teams")
 )
+_IN_SQL = _sql_list(sorted(SQL_RANKED))
 
 
 def _insert_ranked_by_totals(where: str, params: list[Any]) -> int:
-    """Write the standings of the selected finished matches of the ``_IN_SQL`` games in one statement.
+    """Write the standings of the selected finished matches of the ``SQL_RANKED`` games in one statement.
 
     What :func:`standing_rows` gives them, set-based: each seat's total is the sum of its player's score rows
     (one per seated player in every live round; summed per player, so that score_match_idx serves it), the
@@ -225,7 +226,12 @@ def standings_match_refresh(*, match_id: int) -> int:
     """Recompute one match's standings (none when it is open, empty or deleted); returns the rows written."""
     with transaction.atomic():
         MatchStanding.objects.filter(match_id=match_id).delete()
-        return _insert_ranked_by_totals("m.id = %s", [match_id]) + _write(_matches("m.id = %s", [match_id]))
+        ruleset = Match.objects.filter(pk=match_id).values_list("ruleset", flat=True).first()
+        if ruleset is None:
+            return 0
+        if ruleset in SQL_RANKED:
+            return _insert_ranked_by_totals("m.id = %s", [match_id])
+        return _write(_matches("m.id = %s", [match_id]))
 
 
 def standings_group_rebuild(*, group_id: int) -> int:

@@ -76,7 +76,7 @@ def test_muzicandos_team_game_is_rated_in_its_fixed_partnerships() -> None:
 
 
 FIELDS = ("match_id", "group_id", "player_id", "ruleset", "seat", "team", "players", "finished_at", "rounds", "total")
-IN_SQL = [key for key in GAMES if f"'{key}'" in standings._IN_SQL]
+IN_SQL = sorted(standings.SQL_RANKED)
 
 
 def _reference(match: Match) -> list[dict[str, Any]]:
@@ -164,8 +164,10 @@ def test_sql_ranks_ties_deletions_and_degenerate_matches_as_the_python_path_does
     assert [row["total"] for row in _stored(matches["deleted round"])] == [2, 9]
     assert written == MatchStanding.objects.count() == 3 + 4 + 3 + 2
     # one match's refresh writes the same rows
-    standings.standings_match_refresh(match_id=matches["tie behind"].pk)
+    assert standings.standings_match_refresh(match_id=matches["tie behind"].pk) == 4
     assert _stored(matches["tie behind"]) == _reference(matches["tie behind"])
+    assert standings.standings_match_refresh(match_id=matches["open"].pk) == 0
+    assert standings.standings_match_refresh(match_id=matches["open"].pk + 1000) == 0  # no such match
 
 
 def test_every_games_played_matches_stand_as_the_python_path_ranks_them(table: Table) -> None:
