@@ -107,9 +107,7 @@ def _sql_list(keys: Iterable[str]) -> str:
 _NEED_FACTS = _sql_list(game.key for game in rules.all_rulesets() if not game.winners_by_totals)
 _FACTS_IF_NEEDED = f"CASE WHEN m.ruleset IN ({_NEED_FACTS}) THEN r.facts END"
 # the games ranked in SQL: won on points alone, and with no fixed partnerships to read from the options
-SQL_RANKED = frozenset(
-    game.key for game in rules.all_rulesets() if game.winners_by_totals and not hasattr(game.module, "fixed_teams")
-)
+SQL_RANKED = frozenset(game.key for game in rules.all_rulesets() if game.winners_by_totals and not game.has_fixed_teams)
 _IN_SQL = _sql_list(sorted(SQL_RANKED))
 
 

@@ -110,6 +110,8 @@ class Ruleset:
         self.facts_schema: dict[str, Any] = module.FACTS_SCHEMA
         self.example: dict[str, Any] = module.EXAMPLE
         self.winners_by_totals: bool = bool(getattr(module, "WINNERS_BY_TOTALS", False))
+        # whether some options seat the players in fixed partnerships (see fixed_teams)
+        self.has_fixed_teams: bool = hasattr(module, "fixed_teams")
 
     def __repr__(self) -> str:
         return f"<Ruleset {self.key}>"
