@@ -151,7 +151,17 @@ def rows(sql: str, params: Sequence[Any]) -> list[dict[str, Any]]:
 
 
 def stream(sql: str, params: Sequence[Any], *, size: int = 2000) -> Iterator[tuple[Any, ...]]:
-    """Iterate over a large result in batches (server-side cursor on PostgreSQL): bounded memory."""
+    """Iterate over a large result in batches (server-side cursor on PostgreSQL): bounded memory.
+
+    Every caller reads the whole result, so inside a transaction the planner is told so for the rest of it
+    (``cursor_tuple_fraction = 1``).  Planned for the first tenth, as a cursor is by default, one group's
+    matches in id order were found by walking the whole match table's primary key instead of the group's
+    index and a sort: the standings' three streams of a middle-sized group of a 1 000 000-round history took
+    197 ms instead of 11 ms.
+    """
+    if is_postgres() and connection.in_atomic_block:
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL cursor_tuple_fraction = 1.0")
     with connection.chunked_cursor() as cursor:
         cursor.execute(sql, list(params))
         while batch := cursor.fetchmany(size):
