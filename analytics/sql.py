@@ -220,3 +220,17 @@ def jget(column: str, *parts: str | int | Expr, text: bool = True) -> str:
 
 def jget_int(column: str, *parts: str | int | Expr) -> str:
     return f"CAST({jget(column, *parts)} AS INTEGER)"
+
+
+def jlen(column: str) -> str:
+    """The length of the JSON array in ``column``."""
+    if is_postgres():
+        return f"jsonb_array_length({column})"
+    return f"json_array_length({column})"
+
+
+def jhas_int(column: str, value_sql: str) -> str:
+    """A condition: the JSON array of numbers in ``column`` holds ``value_sql`` (an SQL integer expression)."""
+    if is_postgres():
+        return f"({column} @> to_jsonb(({value_sql})::int))"
+    return f"EXISTS (SELECT 1 FROM json_each({column}) WHERE json_each.value = ({value_sql}))"

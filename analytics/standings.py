@@ -4,9 +4,11 @@ A standing is derived from the match's live rounds only.  Totals are the sums of
 points; the winners come from the game's own ``match_state`` (Abluxxen breaks ties by cards in hand,
 Was sticht? is won by finishing the tasks); a match finished by hand before its end condition, or one
 the rules engine cannot read, falls back to the highest total.  Games whose winners are always the
-highest totals (``WINNERS_BY_TOTALS``) are ranked from their points alone: their facts are not even read,
-and those of them played without fixed partnerships are ranked by one SQL statement over the score rows
-(:func:`_insert_ranked_by_totals`), which gives what :func:`standing_rows` would without the Python round trip.
+highest totals (``WINNERS_BY_TOTALS``) are ranked from their points alone: their facts are not even read.
+The games played without fixed partnerships are ranked by one SQL statement over the score rows
+(:func:`_insert_ranked`), which gives what :func:`standing_rows` would without the Python round trip; for
+Abluxxen and Was sticht? it reads the winners the match recorded when its rounds were last scored
+(``Match.winners``), and only a match that never recorded them is replayed here.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from scoring.rules.types import best_seats
 
 from .bulk import BulkWriter
 from .models import MatchStanding
-from .sql import aware, stream
+from .sql import aware, jhas_int, jlen, stream
 from .stats import ranks_of
 
 logger = logging.getLogger(__name__)
@@ -106,39 +108,56 @@ def _sql_list(keys: Iterable[str]) -> str:
 # the games whose winners need the round facts
 _NEED_FACTS = _sql_list(game.key for game in rules.all_rulesets() if not game.winners_by_totals)
 _FACTS_IF_NEEDED = f"CASE WHEN m.ruleset IN ({_NEED_FACTS}) THEN r.facts END"
-# the games ranked in SQL: won on points alone, and with no fixed partnerships to read from the options
-SQL_RANKED = frozenset(game.key for game in rules.all_rulesets() if game.winners_by_totals and not game.has_fixed_teams)
-_IN_SQL = _sql_list(sorted(SQL_RANKED))
+# the games ranked in SQL: those with no fixed partnerships to read from the options; of them, a game whose
+# winners the rules engine names (not simply the best totals) only where the match has recorded them
+SQL_RANKED = frozenset(game.key for game in rules.all_rulesets() if not game.has_fixed_teams)
+_RULES_NAME_WINNERS = frozenset(game.key for game in rules.all_rulesets() if not game.winners_by_totals)
+_BY_TOTALS = _sql_list(sorted(SQL_RANKED - _RULES_NAME_WINNERS))
+_BY_RULES = _sql_list(sorted(SQL_RANKED & _RULES_NAME_WINNERS))
+_IN_SQL = f"(m.ruleset IN ({_BY_TOTALS}) OR (m.ruleset IN ({_BY_RULES}) AND m.winners IS NOT NULL))"
 
 
-def _insert_ranked_by_totals(where: str, params: list[Any]) -> int:
-    """Write the standings of the selected finished matches of the ``SQL_RANKED`` games in one statement.
+def ranked_in_sql(ruleset: str, winners: Any) -> bool:
+    """Whether a match of ``ruleset`` that recorded ``winners`` is ranked in SQL (what ``_IN_SQL`` says)."""
+    return ruleset in SQL_RANKED and (ruleset not in _RULES_NAME_WINNERS or winners is not None)
+
+
+def _insert_ranked(where: str, params: list[Any]) -> int:
+    """Write the standings of the selected finished matches ranked in SQL (``_IN_SQL``) in one statement.
 
     What :func:`standing_rows` gives them, set-based: each seat's total is the sum of its player's score rows
-    (one per seated player in every live round; summed per player, so that score_match_idx serves it), the
-    best totals win and share rank 1, everyone else gets a competition rank by total; a match without live
-    rounds or with fewer than two seats gets no rows.  Returns the rows written.
+    (one per seated player in every live round; summed per player, so that score_match_idx serves it); the
+    winners are the seats the match recorded (``Match.winners``) for a game whose rules name them, else, and
+    when it recorded none, the best totals; the winners come first, then everyone by total, with competition
+    ranks (:func:`~analytics.stats.ranks_of`).  A match without live rounds or with fewer than two seats gets no
+    rows.  Returns the rows written.
     """
-    finished = f"m.state = 'finished' AND m.ruleset IN ({_IN_SQL}) AND {where}"
+    finished = f"m.state = 'finished' AND {_IN_SQL} AND {where}"
+    by_rules = f"m.ruleset IN ({_BY_RULES}) AND {jlen('m.winners')} > 0"
     sql = f"""
         INSERT INTO {MatchStanding._meta.db_table} (match_id, group_id, player_id, ruleset, seat, team, players,
                                                     finished_at, rounds, total, "rank", won)
-        SELECT match_id, group_id, player_id, ruleset, seat, NULL, players, finished_at, rounds, total, place,
-               place = 1
+        SELECT match_id, group_id, player_id, ruleset, seat, NULL, players, finished_at, rounds, total,
+               RANK() OVER (PARTITION BY match_id ORDER BY won DESC, total DESC), won
         FROM (
-            SELECT m.id AS match_id, m.group_id, s.player_id, m.ruleset, s.number AS seat, m.finished_at,
-                   COUNT(*) OVER (PARTITION BY m.id) AS players, live.n AS rounds, COALESCE(tot.total, 0) AS total,
-                   RANK() OVER (PARTITION BY m.id ORDER BY COALESCE(tot.total, 0) DESC) AS place
-            FROM {MATCH} m
-            JOIN {SEAT} s ON s.match_id = m.id
-            JOIN (SELECT r.match_id, COUNT(*) AS n FROM {ROUND} r JOIN {MATCH} m ON m.id = r.match_id
-                  WHERE r.deleted_at IS NULL AND {finished} GROUP BY r.match_id) live ON live.match_id = m.id
-            LEFT JOIN (SELECT sc.match_id, sc.player_id, SUM(sc.points) AS total FROM {SCORE} sc
-                       JOIN {MATCH} m ON m.id = sc.match_id WHERE {finished} GROUP BY sc.match_id, sc.player_id) tot
-                ON tot.match_id = m.id AND tot.player_id = s.player_id
-            WHERE {finished}
-        ) seated
-        WHERE players >= 2
+            SELECT seated.*, CASE WHEN by_rules THEN {jhas_int("winners", "seat")} ELSE total = best END AS won
+            FROM (
+                SELECT m.id AS match_id, m.group_id, s.player_id, m.ruleset, s.number AS seat, m.finished_at,
+                       m.winners, {by_rules} AS by_rules, COUNT(*) OVER (PARTITION BY m.id) AS players,
+                       live.n AS rounds, COALESCE(tot.total, 0) AS total,
+                       MAX(COALESCE(tot.total, 0)) OVER (PARTITION BY m.id) AS best
+                FROM {MATCH} m
+                JOIN {SEAT} s ON s.match_id = m.id
+                JOIN (SELECT r.match_id, COUNT(*) AS n FROM {ROUND} r JOIN {MATCH} m ON m.id = r.match_id
+                      WHERE r.deleted_at IS NULL AND {finished} GROUP BY r.match_id) live ON live.match_id = m.id
+                LEFT JOIN (SELECT sc.match_id, sc.player_id, SUM(sc.points) AS total FROM {SCORE} sc
+                           JOIN {MATCH} m ON m.id = sc.match_id WHERE {finished}
+                           GROUP BY sc.match_id, sc.player_id) tot
+                    ON tot.match_id = m.id AND tot.player_id = s.player_id
+                WHERE {finished}
+            ) seated
+            WHERE players >= 2
+        ) decided
     """
     with connection.cursor() as cursor:
         cursor.execute(sql, params * 3)  # ``where`` is in the outer query and in both subqueries
@@ -146,14 +165,14 @@ def _insert_ranked_by_totals(where: str, params: list[Any]) -> int:
 
 
 def _matches(where: str, params: list[Any]) -> Iterator[list[dict[str, Any]]]:
-    """Standings of the finished matches selected by ``where`` (on ``m``) of the games not ranked in SQL,
+    """Standings of the finished matches selected by ``where`` (on ``m``) not ranked in SQL (``_IN_SQL``),
     streamed match by match.
 
     Three streams in match order, merged here: the matches, their seats and their live rounds (the match's
     own columns are read once per match, not once per round; a round's facts only for the games whose
     winners need them).
     """
-    finished = f"FROM {MATCH} m WHERE m.state = 'finished' AND m.ruleset NOT IN ({_IN_SQL}) AND {where}"
+    finished = f"FROM {MATCH} m WHERE m.state = 'finished' AND NOT {_IN_SQL} AND {where}"
     match_sql = f"SELECT m.id, m.group_id, m.ruleset, m.options, m.finished_at {finished} ORDER BY m.id"
     seat_sql = f"""
         SELECT s.match_id, s.number, s.player_id FROM {SEAT} s
@@ -162,7 +181,7 @@ def _matches(where: str, params: list[Any]) -> Iterator[list[dict[str, Any]]]:
     round_sql = f"""
         SELECT r.match_id, {_FACTS_IF_NEEDED}, r.points
         FROM {ROUND} r JOIN {MATCH} m ON m.id = r.match_id
-        WHERE r.deleted_at IS NULL AND m.state = 'finished' AND m.ruleset NOT IN ({_IN_SQL}) AND {where}
+        WHERE r.deleted_at IS NULL AND m.state = 'finished' AND NOT {_IN_SQL} AND {where}
         ORDER BY r.match_id, r.number
     """
     seats = _group_by_match(stream(seat_sql, params))
@@ -224,11 +243,11 @@ def standings_match_refresh(*, match_id: int) -> int:
     """Recompute one match's standings (none when it is open, empty or deleted); returns the rows written."""
     with transaction.atomic():
         MatchStanding.objects.filter(match_id=match_id).delete()
-        ruleset = Match.objects.filter(pk=match_id).values_list("ruleset", flat=True).first()
-        if ruleset is None:
+        found = Match.objects.filter(pk=match_id).values_list("ruleset", "winners").first()
+        if found is None:
             return 0
-        if ruleset in SQL_RANKED:
-            return _insert_ranked_by_totals("m.id = %s", [match_id])
+        if ranked_in_sql(*found):
+            return _insert_ranked("m.id = %s", [match_id])
         return _write(_matches("m.id = %s", [match_id]))
 
 
@@ -237,4 +256,4 @@ def standings_group_rebuild(*, group_id: int) -> int:
     with transaction.atomic():
         MatchStanding.objects.filter(group_id=group_id).delete()
         where = "m.group_id = %s"
-        return _insert_ranked_by_totals(where, [group_id]) + _write(_matches(where, [group_id]))
+        return _insert_ranked(where, [group_id]) + _write(_matches(where, [group_id]))

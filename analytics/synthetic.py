@@ -428,6 +428,7 @@ class PlayedMatch:
     rounds: list[tuple[Any, RoundResult]]  # (stored facts JSON, result)
     finished_by_rules: bool
     rejected: int  # generated rounds the rules refused (regenerated)
+    winners: list[int]  # what the match records as its winners (Match.winners)
 
 
 def play_match(
@@ -446,11 +447,9 @@ def play_match(
     stored: list[tuple[Any, RoundResult]] = []
     rejected = 0
     limit = rounds if rounds is not None else game.max_rounds
-    finished = False
     while len(done) < limit:
         state = ruleset.module.match_state(done, players=n, options=opts)
         if state.finished:
-            finished = True
             break
         for _attempt in range(20):
             data = game.facts(rng, n, opts, state, skills)
@@ -467,8 +466,8 @@ def play_match(
         done.append((facts, result))
         stored.append((to_jsonable(facts), result))
     else:
-        finished = ruleset.module.match_state(done, players=n, options=opts).finished
-    return PlayedMatch(key, n, opts, stored, finished, rejected)
+        state = ruleset.module.match_state(done, players=n, options=opts)
+    return PlayedMatch(key, n, opts, stored, state.finished, rejected, state.final_winners())
 
 
 def player_skills(rng: Random, count: int) -> list[float]:

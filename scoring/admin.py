@@ -67,7 +67,16 @@ class MatchAdmin(admin.ModelAdmin):
     list_display = ["id", "group", "ruleset", "state", "finish_reason", "version", "created_at", "finished_at"]
     list_filter = ["ruleset", "state"]
     list_select_related = ["group"]
-    readonly_fields = ["ruleset", "options", "state", "version", "next_number", "finish_reason", "finished_at"]
+    readonly_fields = [
+        "ruleset",
+        "options",
+        "state",
+        "version",
+        "next_number",
+        "finish_reason",
+        "finished_at",
+        "winners",  # written by the services whenever the rounds are scored
+    ]
     raw_id_fields = ["group", "created_by"]
     inlines = [SeatInline]
 

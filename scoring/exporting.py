@@ -312,6 +312,7 @@ def _import_match(
         state=m["state"],
         finish_reason=m["finish_reason"],
         next_number=max((r["number"] for r in rounds), default=0) + 1,
+        winners=rules.module.match_state(history, players=len(seated), options=options).final_winners(),
     )
     Match.objects.filter(pk=match.pk).update(
         created_at=parse_datetime(m["created_at"]), finished_at=_dt(m["finished_at"])

@@ -127,6 +127,11 @@ class Match(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # The seats the rules engine named winners the last time it scored the rounds: empty while its end condition
+    # is not met (an open match, or one finished by hand before it), where the best totals win.  Written with
+    # every change to the rounds, so that the statistics rank a match without replaying it; None for a match
+    # not scored since the field was added (the statistics then replay it).
+    winners = models.JSONField(null=True, blank=True, default=None)
     players = models.ManyToManyField(Player, through="Seat", related_name="matches")
 
     class Meta:

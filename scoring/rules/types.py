@@ -109,6 +109,11 @@ class MatchState:
     target: int | None = None  # for games played to a total
     extra: Mapping[str, Any] = field(default_factory=dict)  # game-specific (e.g. Was sticht? tasks)
 
+    def final_winners(self) -> list[int]:
+        """What a match records as its winners (``Match.winners``): the rules' winners once the end condition is
+        met, none before."""
+        return list(self.winners) if self.finished else []
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "totals": list(self.totals),

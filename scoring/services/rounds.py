@@ -141,9 +141,11 @@ def match_state_follow(
 ) -> None:
     """Finish the match when the rules say it is over; reopen it when a change undid that.
 
-    A match finished by hand stays finished.  Saves nothing: the caller saves ``match``.
+    A match finished by hand stays finished.  Records the rules' winners on the match (none until the end
+    condition is met), for the statistics.  Saves nothing: the caller saves ``match``.
     """
     state = ruleset.module.match_state(list(results), players=players, options=options)
+    match.winners = state.final_winners()
     if state.finished and match.state == Match.State.OPEN:
         before = match_snapshot(match)
         match.state, match.finish_reason, match.finished_at = (

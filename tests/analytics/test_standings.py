@@ -1,23 +1,26 @@
 """Standings rank a finished match as its game's rules do, and read round facts only where the winners need them.
 
 Games flagged ``WINNERS_BY_TOTALS`` are ranked from their points alone (their facts are not even fetched); the
-others (Abluxxen's hands, Was sticht?'s tasks) replay ``match_state``.  Those won on points and played without
-fixed partnerships are ranked by one SQL statement, which must give what ``standing_rows`` (the Python
-reference) gives.
+others (Abluxxen's hands, Was sticht?'s tasks) take the winners the match recorded when its rounds were scored,
+or replay ``match_state`` when it recorded none.  The games played without fixed partnerships are ranked by one
+SQL statement, which must give what ``standing_rows`` (the Python reference) gives.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Collection
 from datetime import timedelta
 from random import Random
 from typing import Any
 
 import pytest
+from django.apps import apps as django_apps
 from django.utils import timezone
 
 from analytics import services, standings, synthetic
 from analytics.models import MatchStanding
+from analytics.stats import ranks_of
 from scoring import rules
 from scoring import services as scoring_services
 from scoring.models import Match, Round, Score, Seat
@@ -100,11 +103,16 @@ def _stored(match: Match) -> list[dict[str, Any]]:
     return list(MatchStanding.objects.filter(match_id=match.pk).order_by("seat").values(*FIELDS, "rank", "won"))
 
 
-def test_the_games_ranked_in_sql_are_won_on_points_without_partnerships() -> None:
-    assert set(IN_SQL) == {"coloretto", "meinz", "mue", "njet", "sticheln"}
+def test_the_games_ranked_in_sql_are_those_without_partnerships() -> None:
+    assert set(IN_SQL) == {"coloretto", "meinz", "mue", "njet", "sticheln", "abluxxen", "was-sticht"}
     for key in IN_SQL:
-        assert rules.get(key).winners_by_totals and not rules.get(key).has_fixed_teams
+        assert not rules.get(key).has_fixed_teams
     assert rules.get("muzicando").winners_by_totals and rules.get("muzicando").has_fixed_teams
+    # a game whose rules name the winners is ranked in SQL only when the match recorded them
+    assert standings.ranked_in_sql("njet", None) and standings.ranked_in_sql("njet", [])
+    assert standings.ranked_in_sql("abluxxen", [0]) and standings.ranked_in_sql("was-sticht", [])
+    assert not standings.ranked_in_sql("abluxxen", None) and not standings.ranked_in_sql("was-sticht", None)
+    assert not standings.ranked_in_sql("muzicando", [])
 
 
 def _crafted(
@@ -115,13 +123,19 @@ def _crafted(
     deleted: Collection[int] = (),
     seats: int = 0,
     state: str = "finished",
+    winners: list[int] | None = None,
 ) -> Match:
     """A match stored directly (no rules applied): one round per points list, ``deleted`` round numbers
-    soft-deleted (no score rows, as the services leave them)."""
+    soft-deleted (no score rows, as the services leave them), ``winners`` recorded as they are."""
     players = table.players[: seats or len(points[0])]
     now = timezone.now()
     match: Match = Match.objects.create(
-        group=table.group, ruleset=key, options={}, state=state, finished_at=now if state == "finished" else None
+        group=table.group,
+        ruleset=key,
+        options={},
+        state=state,
+        finished_at=now if state == "finished" else None,
+        winners=winners,
     )
     for number, player in enumerate(players):
         Seat.objects.create(match=match, player=player, number=number)
@@ -171,6 +185,35 @@ def test_sql_ranks_ties_deletions_and_degenerate_matches_as_the_python_path_does
     assert standings.standings_match_refresh(match_id=matches["open"].pk + 1000) == 0  # no such match
 
 
+@pytest.mark.parametrize("key", ["abluxxen", "was-sticht"])
+def test_sql_ranks_the_winners_a_match_recorded_first_then_the_totals(table: Table, key: str) -> None:
+    # the rounds' facts are empty, so a replay could not name these winners: only the recorded ones can
+    matches = {
+        "not the best total": (_crafted(table, key, [[5, 3, 4]], winners=[1]), [1]),
+        "two, apart on points": (_crafted(table, key, [[4, 1, 6]], winners=[0, 2]), [0, 2]),
+        "tied behind them": (_crafted(table, key, [[0, 7, 7, 9]], winners=[0]), [0]),
+        "none (finished by hand)": (_crafted(table, key, [[2, 6, 6]], winners=[]), [1, 2]),
+    }
+    standings.standings_group_rebuild(group_id=table.group.pk)
+    for name, (match, winners) in matches.items():
+        totals = [
+            sum(points)
+            for points in zip(*Round.objects.filter(match=match).values_list("points", flat=True), strict=True)
+        ]
+        stored = _stored(match)
+        assert [row["total"] for row in stored] == totals, name
+        assert [row["won"] for row in stored] == [seat in winners for seat in range(len(totals))], name
+        assert [row["rank"] for row in stored] == ranks_of(totals, winners), name
+        assert all(row["team"] is None and row["rounds"] == 1 for row in stored), name
+    assert [row["rank"] for row in _stored(matches["not the best total"][0])] == [2, 1, 3]
+    assert [row["rank"] for row in _stored(matches["two, apart on points"][0])] == [2, 3, 1]
+    assert [row["rank"] for row in _stored(matches["tied behind them"][0])] == [1, 3, 3, 2]
+    # one match's refresh reads them too
+    match = matches["not the best total"][0]
+    assert standings.standings_match_refresh(match_id=match.pk) == 3
+    assert [row["won"] for row in _stored(match)] == [False, True, False]
+
+
 def test_every_games_played_matches_stand_as_the_python_path_ranks_them(table: Table) -> None:
     rng = Random("standings-sql")
     matches = []
@@ -185,7 +228,34 @@ def test_every_games_played_matches_stand_as_the_python_path_ranks_them(table: T
             early = scoring_services.match_finish(match=early, expected_version=early.version, user=table.owner)
         matches.append(early)
     assert all(m.state == Match.State.FINISHED for m in matches)
+    # entered through the services, every match recorded its winners, so all but Muzicando's are ranked in SQL
+    recorded = dict(Match.objects.filter(pk__in=[m.pk for m in matches]).values_list("pk", "winners"))
+    assert all(isinstance(recorded[m.pk], list) for m in matches)
+    assert any(recorded[m.pk] for m in matches if m.ruleset == "abluxxen")
+    assert any(recorded[m.pk] for m in matches if m.ruleset == "was-sticht")
     services.stats_rebuild_group(group_id=table.group.pk)
     for match in matches:
         assert _stored(match) == _reference(match), match.ruleset
     assert MatchStanding.objects.count() == sum(len(_reference(m)) for m in matches) > 0
+
+
+def test_the_migration_records_the_winners_of_matches_played_before_it(table: Table) -> None:
+    record_winners = importlib.import_module("scoring.migrations.0004_match_winners").record_winners
+    rng = Random("backfill")
+    played = [play(table, key, table.players[:4], rng) for key in ("abluxxen", "was-sticht", "abluxxen", "njet")]
+    open_match = play(table, "was-sticht", table.players[:3], rng, rounds=2)
+    unreadable = _crafted(table, "abluxxen", [[1, 2]])  # its facts are empty: no replay can read them
+    written = dict(Match.objects.values_list("pk", "winners"))
+    assert all(written[m.pk] for m in played) and written[open_match.pk] == []
+    Match.objects.update(winners=None)  # as the column starts out
+
+    record_winners(django_apps, None)
+
+    found = dict(Match.objects.values_list("pk", "winners"))
+    assert [found[m.pk] for m in played[:3]] == [written[m.pk] for m in played[:3]]
+    assert found[open_match.pk] == []
+    assert found[played[3].pk] is None  # NJET is ranked by its totals: the statistics never need its winners
+    assert found[unreadable.pk] is None  # left to the statistics' replay, which falls back to the best totals
+    standings.standings_group_rebuild(group_id=table.group.pk)
+    assert _stored(unreadable) == _reference(unreadable)
+    assert [row["won"] for row in _stored(unreadable)] == [False, True]

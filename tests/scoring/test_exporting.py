@@ -71,6 +71,14 @@ def test_export_then_import_into_a_group_with_the_same_members_is_lossless(playe
     )
     restored = Match.objects.filter(group=copy_group, ruleset="was-sticht").get()
     assert restored.next_number == 3
+
+    # the winners each match records for the statistics are worked out again from the imported rounds
+    def recorded(group: Group) -> list[tuple[str, list[int] | None]]:
+        matches = Match.objects.filter(group=group).order_by("created_at", "ruleset")
+        return list(matches.values_list("ruleset", "winners"))
+
+    assert recorded(copy_group) == recorded(played.group)
+    assert all(winners is not None for _ruleset, winners in recorded(copy_group))
     # the copy is a working match: the deleted round can be restored and play goes on
     services.round_undo(round=Round.objects.get(match=restored, number=2), user=played.owner)
 

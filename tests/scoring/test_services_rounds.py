@@ -71,6 +71,10 @@ def test_the_match_finishes_itself_when_the_rules_say_so_and_takes_no_more_round
     match = Match.objects.get(pk=njet_match.pk)
     assert (match.state, match.finish_reason) == ("finished", "rules")
     assert match.finished_at is not None
+    # the rules' winners are recorded for the statistics: NJET's are the best totals
+    totals = Score.objects.filter(match=match).values("seat").annotate(total=Sum("points")).order_by("seat")
+    best = max(row["total"] for row in totals)
+    assert match.winners == [row["seat"] for row in totals if row["total"] == best]
     assert RoundEvent.objects.filter(match=match, action="finish").count() == 1
     with pytest.raises(services.Conflict):
         record(match, table.member)
@@ -79,11 +83,16 @@ def test_the_match_finishes_itself_when_the_rules_say_so_and_takes_no_more_round
 def test_deleting_a_round_of_a_finished_match_reopens_it_and_undo_finishes_it_again(table, njet_match):
     rounds = record(njet_match, table.member, n=10)
 
+    winners = Match.objects.get(pk=njet_match.pk).winners
+    assert winners
+
     services.round_delete(round=rounds[-1], expected_version=1, user=table.member)
     assert Match.objects.get(pk=njet_match.pk).state == "open"
+    assert Match.objects.get(pk=njet_match.pk).winners == []  # no winners while the end condition is not met
 
     services.round_undo(round=rounds[-1], user=table.member)
     assert Match.objects.get(pk=njet_match.pk).state == "finished"
+    assert Match.objects.get(pk=njet_match.pk).winners == winners
     actions = list(RoundEvent.objects.filter(match=njet_match).values_list("action", flat=True))
     assert actions[-4:] == ["reopen", "delete", "finish", "undo"]
 
@@ -335,6 +344,8 @@ def test_appending_rounds_scores_only_the_new_round_and_stores_what_a_full_repla
         stored
     )
     assert Match.objects.get(pk=match.pk).state == ("finished" if played.finished_by_rules else "open")
+    # the winners recorded round by round are the rules engine's over the whole match
+    assert Match.objects.get(pk=match.pk).winners == played.winners
 
 
 def test_after_a_round_scored_by_an_older_version_the_next_round_replays_the_match(table, njet_match, monkeypatch):

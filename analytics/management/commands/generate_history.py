@@ -270,6 +270,7 @@ class Command(BaseCommand):
                 "created_at": at,
                 "finished_at": done_at if finished else None,
                 "updated_at": done_at,
+                "winners": played.winners,
             },
         )
         for number, player_id in enumerate(seated):
