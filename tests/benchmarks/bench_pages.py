@@ -193,6 +193,48 @@ def weigh(pages: dict[str, str], state: dict[str, Any], device: dict[str, Any], 
 # --- Lighthouse ---------------------------------------------------------------------------------------------
 
 
+RETRIES = 2  # extra runs when Lighthouse itself asks to be run again
+
+
+def _lighthouse_run(url: str, report: Path, headers: Path) -> dict[str, Any]:
+    """One Lighthouse run's report.  A run that failed to record its trace (``NO_NAVSTART`` and the like, which
+    Lighthouse answers with "Please run Lighthouse again") is run again, up to ``RETRIES`` times, and says so;
+    any other failure stops the benchmark."""
+    for attempt in range(RETRIES + 1):
+        report.unlink(missing_ok=True)
+        found = subprocess.run(
+            [
+                "node",
+                str(LIGHTHOUSE),
+                url,
+                "--only-categories=performance,accessibility",
+                "--form-factor=mobile",
+                "--output=json",
+                f"--output-path={report}",
+                f"--extra-headers={headers}",
+                "--quiet",
+                "--chrome-flags=" + " ".join(["--headless=new", *CHROME_FLAGS]),
+            ],
+            env={**os.environ, "CHROME_PATH": CHROMIUM},
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=300,
+        )
+        if found.returncode != 0 or not report.exists():
+            problem = found.stderr[-3000:] or f"exit code {found.returncode}, no report"
+        else:
+            data = json.loads(report.read_text())
+            problem = str(data.get("runtimeError") or "")
+            if not problem:
+                return data
+        if "run Lighthouse again" in problem and attempt < RETRIES:
+            print(f"bench_pages: lighthouse asked to be run again on {url} (attempt {attempt + 1}); running it again")
+            continue
+        sys.exit(f"bench_pages: lighthouse failed on {url}:\n{problem}")
+    raise AssertionError("unreachable")
+
+
 def lighthouse(url: str, cookie: str, name: str, runs: int) -> dict[str, Any]:
     if not LIGHTHOUSE.exists():
         sys.exit(f"bench_pages: {LIGHTHOUSE} is missing: npm install --prefix tests/benchmarks/.npm lighthouse@13.5.0")
@@ -202,30 +244,7 @@ def lighthouse(url: str, cookie: str, name: str, runs: int) -> dict[str, Any]:
         headers.write_text(json.dumps({"Cookie": cookie}))
         for run in range(runs):
             report = RESULTS / f"lighthouse-{name}-{run + 1}.json"
-            found = subprocess.run(
-                [
-                    "node",
-                    str(LIGHTHOUSE),
-                    url,
-                    "--only-categories=performance,accessibility",
-                    "--form-factor=mobile",
-                    "--output=json",
-                    f"--output-path={report}",
-                    f"--extra-headers={headers}",
-                    "--quiet",
-                    "--chrome-flags=" + " ".join(["--headless=new", *CHROME_FLAGS]),
-                ],
-                env={**os.environ, "CHROME_PATH": CHROMIUM},
-                capture_output=True,
-                text=True,
-                check=False,
-                timeout=300,
-            )
-            if found.returncode != 0 or not report.exists():
-                sys.exit(f"bench_pages: lighthouse failed on {url}:\n{found.stderr[-3000:]}")
-            data = json.loads(report.read_text())
-            if data.get("runtimeError"):
-                sys.exit(f"bench_pages: lighthouse runtime error on {url}: {data['runtimeError']}")
+            data = _lighthouse_run(url, report, headers)
             scores.append(
                 {
                     "performance": round(100 * (data["categories"]["performance"]["score"] or 0)),
