@@ -129,8 +129,8 @@ class Match(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
     # The seats the rules engine named winners the last time it scored the rounds: empty while its end condition
     # is not met (an open match, or one finished by hand before it), where the best totals win.  Written with
-    # every change to the rounds, so that the statistics rank a match without replaying it; None for a match
-    # not scored since the field was added (the statistics then replay it).
+    # every change to the rounds, so that the statistics rank a match without replaying it; None only for a match
+    # created before the field and not scored since (the statistics then replay it).
     winners = models.JSONField(null=True, blank=True, default=None)
     players = models.ManyToManyField(Player, through="Seat", related_name="matches")
 

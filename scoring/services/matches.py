@@ -55,7 +55,8 @@ def match_create(
             gettext("These players are not in the group: %(ids)s.") % {"ids": ", ".join(map(str, missing))},
         )
     parsed = options_or_fail(rules, options, players=len(ids))
-    match = Match.objects.create(group=group, ruleset=rules.key, options=parsed, created_by=user)
+    # no rounds, no winners yet (``None`` is for matches older than the field)
+    match = Match.objects.create(group=group, ruleset=rules.key, options=parsed, created_by=user, winners=[])
     Seat.objects.bulk_create(Seat(match=match, player_id=pid, number=n) for n, pid in enumerate(ids))
     return match
 

@@ -66,6 +66,7 @@ def test_round_record_refuses_facts_that_are_not_an_object(table, njet_match):
 
 
 def test_the_match_finishes_itself_when_the_rules_say_so_and_takes_no_more_rounds(table, njet_match):
+    assert Match.objects.get(pk=njet_match.pk).winners == []  # a new match has none yet
     record(njet_match, table.member, n=10)  # NJET with 5 players: 10 rounds
 
     match = Match.objects.get(pk=njet_match.pk)
