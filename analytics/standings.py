@@ -53,10 +53,8 @@ def winners_of(
     except Exception as exc:  # a game module that cannot read old data must not stop the statistics
         logger.info("standings: %s match state failed (%r); using the best totals", ruleset, exc)
         return best_seats(totals), None
-    teams = game.fixed_teams(opts, players=players)
-    if state.finished and state.winners:
-        return tuple(state.winners), teams
-    return best_seats(totals), teams
+    found = state.final_winners()
+    return (tuple(found) if found else best_seats(totals)), game.fixed_teams(opts, players=players)
 
 
 def standing_rows(
@@ -105,13 +103,12 @@ def _sql_list(keys: Iterable[str]) -> str:
     return ", ".join(f"'{key}'" for key in keys) or "''"
 
 
-# the games whose winners need the round facts
-_NEED_FACTS = _sql_list(game.key for game in rules.all_rulesets() if not game.winners_by_totals)
-_FACTS_IF_NEEDED = f"CASE WHEN m.ruleset IN ({_NEED_FACTS}) THEN r.facts END"
-# the games ranked in SQL: those with no fixed partnerships to read from the options; of them, a game whose
-# winners the rules engine names (not simply the best totals) only where the match has recorded them
-SQL_RANKED = frozenset(game.key for game in rules.all_rulesets() if not game.has_fixed_teams)
+# the games whose winners the rules engine names from the round facts (not simply the best totals)
 _RULES_NAME_WINNERS = frozenset(game.key for game in rules.all_rulesets() if not game.winners_by_totals)
+_FACTS_IF_NEEDED = f"CASE WHEN m.ruleset IN ({_sql_list(sorted(_RULES_NAME_WINNERS))}) THEN r.facts END"
+# the games ranked in SQL: those with no fixed partnerships to read from the options; of them, a game whose
+# winners the rules name only where the match has recorded them
+SQL_RANKED = frozenset(game.key for game in rules.all_rulesets() if not game.has_fixed_teams)
 _BY_TOTALS = _sql_list(sorted(SQL_RANKED - _RULES_NAME_WINNERS))
 _BY_RULES = _sql_list(sorted(SQL_RANKED & _RULES_NAME_WINNERS))
 _IN_SQL = f"(m.ruleset IN ({_BY_TOTALS}) OR (m.ruleset IN ({_BY_RULES}) AND m.winners IS NOT NULL))"

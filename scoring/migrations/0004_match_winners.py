@@ -39,12 +39,10 @@ def record_winners(apps, schema_editor):
         for match in Match.objects.filter(pk__in=chunk).only("id", "ruleset", "options"):
             n, played = players[match.pk], rounds[match.pk]
             try:
-                game = rules.get(match.ruleset)
-                options = game.options_parse(match.options, players=n)
-                history = game.history(
-                    [facts for facts, _ in played], players=n, options=options, stored=[p for _, p in played]
+                state = rules.get(match.ruleset).state(
+                    [facts for facts, _ in played], players=n, options=match.options, stored=[p for _, p in played]
                 )
-                match.winners = game.module.match_state(history, players=n, options=options).final_winners()
+                match.winners = state.final_winners()
             except Exception:  # old data the engine cannot read: left to the statistics' replay
                 continue
             changed.append(match)
