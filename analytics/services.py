@@ -39,6 +39,7 @@ from scoring.models import Group, Match, Seat
 from . import grouprows, payloads
 from .models import MatchStanding, RatingHistory, Snapshot, StatsDirty, WorkerPing
 from .ratings import ratings_replay
+from .sql import vacuum_analyze
 from .standings import standings_group_rebuild, standings_match_refresh
 from .stats import ALL, StatsFilter, snapshot_key
 
@@ -640,11 +641,7 @@ def _vacuum_derived() -> None:
     Until autovacuum gets there, the dead rows and a stale visibility map turned the index-only scans of the
     statistics queries into heap scans (the largest group's refresh took 1.8 s instead of 1.2 s).
     """
-    if connection.vendor != "postgresql" or connection.in_atomic_block:  # VACUUM cannot run in a transaction
-        return
-    tables = ", ".join(m._meta.db_table for m in (MatchStanding, RatingHistory, Snapshot))
-    with connection.cursor() as cursor:
-        cursor.execute(f"VACUUM (ANALYZE) {tables}")
+    vacuum_analyze([m._meta.db_table for m in (MatchStanding, RatingHistory, Snapshot)])
 
 
 # --- on-demand snapshots (dashboards and the API) -----------------------------------------------------------

@@ -174,6 +174,23 @@ def execute(sql: str, params: Sequence[Any]) -> int:
         return cursor.rowcount
 
 
+def vacuum_analyze(tables: Sequence[str]) -> bool:
+    """``VACUUM (ANALYZE)`` these tables (names from our models, never user input) where it can run: on
+    PostgreSQL, outside a transaction.  Returns whether it ran; elsewhere the caller decides what to do instead.
+
+    Besides the dead rows and the planner's statistics, VACUUM sets the visibility map, and an index-only scan
+    reads the table itself for every row on a page not marked all-visible.
+    """
+    for table in tables:
+        if not _NAME.match(table):
+            raise ValueError(f"unsafe table name {table!r}")
+    if not is_postgres() or connection.in_atomic_block:  # VACUUM cannot run inside a transaction
+        return False
+    with connection.cursor() as cursor:
+        cursor.execute(f"VACUUM (ANALYZE) {', '.join(tables)}")
+    return True
+
+
 def aware(value: Any) -> Any:
     """A timestamp read by a raw query as an aware UTC datetime (SQLite gives naive ones or text)."""
     import datetime as _dt

@@ -202,7 +202,9 @@ def main() -> None:
     if args.generate:
         call_command("generate_history", rounds=args.rounds, players=args.players, groups=args.groups, seed=1)
     with connection.cursor() as cursor:
-        cursor.execute("ANALYZE")  # a history kept from an earlier run may never have been analysed
+        # a history kept from an earlier run, or generated before generate_history vacuumed, may never have been
+        # vacuumed or analysed; a live database has been, by autovacuum (see generate_history's _analyze)
+        cursor.execute("VACUUM (ANALYZE)")
     rounds = Round.objects.filter(deleted_at__isnull=True).count()
     if not args.no_rebuild:
         raw = raw_aggregate_seconds()
