@@ -126,8 +126,8 @@ class Command(BaseCommand):
         Without statistics the planner picks nested loops over whole tables for the statistics queries.  Without
         the visibility map, the index-only scans behind the dashboards' live figures read the table for every
         row: on a 1 000 000-round history, the live figures of 100 groups took 8.1 s unvacuumed and 3.0 s
-        vacuumed.  A production database gets both from autovacuum within minutes of a large insert (PostgreSQL's
-        default); a freshly generated one, or one on a cluster with autovacuum off, would not.  Inside a
+        vacuumed.  In production, autovacuum (PostgreSQL's default) does both as inserts accumulate; a freshly
+        generated history, or one on a cluster with autovacuum off, has neither.  Inside a
         transaction (the tests) VACUUM cannot run, so only ANALYZE does.
         """
         from django.db import connection
