@@ -203,7 +203,7 @@ def main() -> None:
         call_command("generate_history", rounds=args.rounds, players=args.players, groups=args.groups, seed=1)
     with connection.cursor() as cursor:
         # a history kept from an earlier run, or generated before generate_history vacuumed, may never have been
-        # vacuumed or analysed; a live database has been, by autovacuum (see generate_history's _analyze)
+        # vacuumed or analysed; a live database has been, by autovacuum (see generate_history's _vacuum_analyze)
         cursor.execute("VACUUM (ANALYZE)")
     rounds = Round.objects.filter(deleted_at__isnull=True).count()
     if not args.no_rebuild:

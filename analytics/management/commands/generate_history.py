@@ -100,7 +100,7 @@ class Command(BaseCommand):
                 raise CommandError(f"no user called {opts['member']!r}")
         synth_groups = self._groups(rng, groups, players, member)
         made = self._history(rng, synth_groups, rounds, opts)
-        self._analyze()
+        self._vacuum_analyze()
         self.stdout.write(
             f"generated {made['rounds']:,} rounds in {made['matches']:,} matches "
             f"({made['open']:,} open) for {players:,} players in {groups:,} groups"
@@ -119,7 +119,7 @@ class Command(BaseCommand):
                 "(or run again with --rebuild)"
             )
 
-    def _analyze(self) -> None:
+    def _vacuum_analyze(self) -> None:
         """Bring the bulk-loaded tables to the state autovacuum keeps a live database in: vacuumed (the
         visibility map set) and analysed.
 
@@ -127,8 +127,8 @@ class Command(BaseCommand):
         the visibility map, the index-only scans behind the dashboards' live figures read the table for every
         row: on a 1 000 000-round history, the live figures of 100 groups took 8.1 s unvacuumed and 3.0 s
         vacuumed.  In production, autovacuum (PostgreSQL's default) does both as inserts accumulate; a freshly
-        generated history, or one on a cluster with autovacuum off, has neither.  Inside a
-        transaction (the tests) VACUUM cannot run, so only ANALYZE does.
+        generated history, or one on a cluster with autovacuum off, has neither.  Inside a transaction (the
+        tests) VACUUM cannot run, so only ANALYZE does.
         """
         from django.db import connection
 
