@@ -8,7 +8,7 @@ PORT ?= 8000
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/scorekeeper
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: run test venv venv-dev services chromium lint typecheck pytest worker beat superuser demo messages bench faults prod-up prod-down clean
+.PHONY: run test venv venv-dev services chromium lint typecheck pytest worker beat superuser backup demo messages bench faults prod-up prod-down clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -67,6 +67,10 @@ beat: venv
 
 superuser: venv
 	$(BIN)/python manage.py createsuperuser
+
+## make backup: a checked copy of the database (DATABASE_URL) into var/backups/, keeping the newest 14
+backup: venv
+	$(BIN)/python manage.py backup
 
 clean:
 	rm -rf $(VENV) frontend/node_modules db.sqlite3 staticfiles .pytest_cache .mypy_cache .ruff_cache .coverage

@@ -214,6 +214,9 @@ LOGOUT_REDIRECT_URL = "home"
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "scorekeeper@localhost")
 INVITE_DAYS = env_int("INVITE_DAYS", 7)
+# manage.py backup: where it writes and how many of the newest backups it keeps (0: all)
+BACKUP_DIR = env_str("BACKUP_DIR", "") or str(BASE_DIR / "var" / "backups")
+BACKUP_KEEP = env_int("BACKUP_KEEP", 14)
 
 # --- i18n -----------------------------------------------------------------------
 LANGUAGE_CODE = "en"
