@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Make sure PostgreSQL and Redis are installed and running on 127.0.0.1, and nginx is installed (install from
-# Debian when missing).
+# Make sure PostgreSQL and Redis are installed and running on 127.0.0.1, and nginx and systemd-analyze are
+# installed (install from Debian when missing).
 set -euo pipefail
 
 need_apt=()
 command -v pg_ctlcluster >/dev/null 2>&1 || need_apt+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
 command -v nginx >/dev/null 2>&1 || need_apt+=(nginx-light)  # tests/config/test_nginx_site.py runs the site
+command -v systemd-analyze >/dev/null 2>&1 || need_apt+=(systemd)  # tests/config/test_deploy_files.py verifies the units
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "installing ${need_apt[*]} from Debian's packages"
   apt-get update -qq

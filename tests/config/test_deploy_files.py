@@ -137,3 +137,40 @@ def test_the_compose_stack_scales_web_and_workers_and_migrates_once() -> None:
     assert "listen 8000;" in text and "set $web http://web:8000;" in text and "proxy_pass $web;" in text
     assert "resolver 127.0.0.11" in text  # Docker's DNS, asked again as replicas come and go
     assert "X-Forwarded-Proto $http_x_forwarded_proto" in text  # the TLS proxy's verdict reaches Django
+
+
+def test_the_systemd_units_verify_and_the_backup_timer_runs_the_backup_command(
+    tmp_path: Path, services_up: None
+) -> None:
+    """``systemd-analyze verify`` on every unit (templates instantiated, /srv/scorekeeper pointed at this checkout
+    so that every ExecStart names a real executable): no unknown key, no bad value, nothing missing."""
+    import configparser
+    import subprocess
+
+    from django.core.management import get_commands
+
+    units = []
+    for source in sorted((ROOT / "deploy" / "systemd").iterdir()):
+        name = source.name.replace("@.", "@1.")
+        (tmp_path / name).write_text(source.read_text().replace("/srv/scorekeeper", str(ROOT)))
+        units.append(f"./{name}")
+    assert {"scorekeeper-backup.service", "scorekeeper-backup.timer", "scorekeeper-beat.service"} <= {
+        u[2:] for u in units
+    }
+    found = subprocess.run(
+        ["systemd-analyze", "verify", "--man=no", *units], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert found.returncode == 0 and "scorekeeper" not in found.stderr, found.stderr
+
+    def read(name: str) -> configparser.ConfigParser:
+        unit = configparser.ConfigParser(strict=False, interpolation=None)
+        unit.optionxform = str  # type: ignore[assignment,method-assign]
+        unit.read(tmp_path / name)
+        return unit
+
+    timer, service = read("scorekeeper-backup.timer"), read("scorekeeper-backup.service")
+    assert timer["Timer"]["Unit"] == "scorekeeper-backup.service" and timer["Timer"]["Persistent"] == "true"
+    assert service["Service"]["Type"] == "oneshot" and service["Service"]["UMask"] == "0077"
+    argv = service["Service"]["ExecStart"].split()
+    assert argv[1:] == ["manage.py", "backup"] and "backup" in get_commands()
+    assert service["Service"]["EnvironmentFile"] == "/etc/scorekeeper.env"
