@@ -15,6 +15,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 
 from scoring.management.commands.backup import backups, dump_sqlite, libpq_environment, prune
+from tests.faults import helpers as fault_helpers  # its tests_database_url would be collected as a test
 
 COUNTED = ("scoring_round", "scoring_score", "scoring_match", "scoring_seat", "scoring_roundevent", "auth_user")
 
@@ -25,8 +26,8 @@ def _counts(dsn: str) -> dict[str, int]:
 
 
 def _dsn(name: str) -> str:
-    db = connection.settings_dict
-    return f"postgresql://{db['USER']}@{db['HOST']}:{db['PORT']}/{name}"
+    """The URL of database ``name`` on the server of this run's test database."""
+    return f"{fault_helpers.tests_database_url().rsplit('/', 1)[0]}/{name}"
 
 
 @pytest.fixture
@@ -55,8 +56,7 @@ def test_a_postgresql_backup_restores_to_the_same_rows_also_over_changed_data(
     if connection.vendor != "postgresql":
         pytest.skip("pg_dump backs up PostgreSQL; make test runs on PostgreSQL")
     call_command("generate_history", rounds=300, players=6, groups=2, seed=11, stdout=io.StringIO())
-    source = _dsn(str(connection.settings_dict["NAME"]))
-    before = _counts(source)
+    before = _counts(fault_helpers.tests_database_url())
     assert before["scoring_round"] == 300
 
     out = io.StringIO()

@@ -129,12 +129,12 @@ class Command(BaseCommand):
         keep: int = options["keep"]
         if keep < 0:
             raise CommandError("--keep must be 0 (keep all) or more")
-        directory = Path(options["dir"])
-        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         db = connection.settings_dict
         vendor = connection.vendor
         if vendor not in ("postgresql", "sqlite"):
             raise CommandError(f"cannot back up a {vendor} database")
+        directory = Path(options["dir"])
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S.%fZ")
         final = directory / f"{PREFIX}{stamp}{'.dump' if vendor == 'postgresql' else '.sqlite3'}"
         partial = final.with_name(final.name + ".partial")
