@@ -164,3 +164,25 @@ class StandingsVersion(models.Model):
 
     def game_token(self, ruleset: str) -> str:
         return str(self.games.get(ruleset, self.epoch))
+
+
+class StatsRebuild(models.Model):
+    """One full statistics rebuild: the groups still to do, so that the rebuild can be spread over the workers.
+
+    The nightly task records the run and queues one task per group; each group's task removes its group from
+    ``pending`` once the group is rebuilt, and the task that empties the list vacuums the derived tables and
+    sets ``finished_at``. A redelivered task (a worker killed mid-group) finds its group still pending and
+    rebuilds it again; one whose group is already done only finishes the run if nobody has.
+    """
+
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    groups = models.PositiveIntegerField(default=0)
+    pending = models.JSONField(default=list)  # group ids, largest group first
+
+    def __str__(self) -> str:
+        return f"rebuild {self.pk} ({self.groups - len(self.pending)}/{self.groups})"
+
+    @property
+    def progress(self) -> float:
+        return 1.0 if not self.groups else (self.groups - len(self.pending)) / self.groups

@@ -37,7 +37,7 @@ from django.utils import timezone
 from scoring.models import Group, Match, Seat
 
 from . import grouprows, payloads
-from .models import MatchStanding, RatingHistory, Snapshot, StatsDirty, WorkerPing
+from .models import MatchStanding, RatingHistory, Snapshot, StatsDirty, StatsRebuild, WorkerPing
 from .ratings import ratings_replay
 from .sql import vacuum_analyze
 from .standings import standings_group_rebuild, standings_match_refresh
@@ -48,6 +48,8 @@ logger = logging.getLogger(__name__)
 # After a failed publish, do not try the broker again for this long (the catch-up covers the gap).
 BROKER_BACKOFF_SECONDS = 30.0
 _broker_down_until = 0.0
+# The records of this many full rebuilds are kept (the admin shows them); older ones are deleted.
+REBUILD_RUNS_KEPT = 30
 
 
 def worker_ping_record(*, token: str) -> int:
@@ -585,24 +587,24 @@ def rebuild_threads() -> int:
     return _connections(settings.STATS_REBUILD_THREADS)
 
 
-def _rebuild_group_in_thread(group_id: int) -> int:
+def _rebuild_part_in_thread(run_id: int, group_id: int) -> int:
     try:
-        return stats_rebuild_group(group_id=group_id)
+        return stats_rebuild_part(run_id=run_id, group_id=group_id)
     finally:
         connection.close()  # this thread's own connection; nothing else would close it
 
 
-def _rebuilt(groups: list[int], threads: int) -> Iterator[int]:
+def _rebuilt(run_id: int, groups: list[int], threads: int) -> Iterator[int]:
     """Rebuild the groups in order (one thread) or side by side; yields each group's snapshot count as it ends.
 
     A failed group stops the rebuild as it would in sequence: the groups not yet started are cancelled.
     """
     if threads <= 1:
         for group_id in groups:
-            yield stats_rebuild_group(group_id=group_id)
+            yield stats_rebuild_part(run_id=run_id, group_id=group_id)
         return
     with ThreadPoolExecutor(threads, thread_name_prefix="stats-rebuild") as pool:
-        futures = [pool.submit(_rebuild_group_in_thread, group_id) for group_id in groups]
+        futures = [pool.submit(_rebuild_part_in_thread, run_id, group_id) for group_id in groups]
         try:
             for future in as_completed(futures):
                 yield future.result()
@@ -611,27 +613,95 @@ def _rebuilt(groups: list[int], threads: int) -> Iterator[int]:
                 future.cancel()
 
 
-def stats_rebuild_all(*, progress: Any = None, threads: int | None = None) -> int:
-    """The full rebuild (nightly): every group from scratch, each group in one piece (bounded memory).
-
-    ``threads`` groups (default :func:`rebuild_threads`) are recomputed side by side, largest first: a
-    group's work alternates between Python (replaying rounds, rating) and waiting for PostgreSQL's
-    aggregates, so a second thread keeps the second core busy. Groups are independent; each runs under
-    its own group lock, as in the sequential order.
-    """
+def stats_rebuild_begin() -> StatsRebuild:
+    """Start a full rebuild: drop the derived rows of deleted groups and record every group as still to do,
+    largest first (the largest take longest, so they start first and the run ends evenly)."""
     groups = list(Group.objects.annotate(n=Count("matches")).order_by("-n", "id").values_list("id", flat=True))
     with transaction.atomic():
         live = Group.objects.values("id")
         MatchStanding.objects.exclude(group_id__in=live).delete()
         RatingHistory.objects.exclude(group_id__in=live).delete()
         StatsDirty.objects.exclude(group_id__in=live).delete()
-    threads = min(rebuild_threads() if threads is None else threads, len(groups))
+        run = StatsRebuild.objects.create(groups=len(groups), pending=groups)
+        old = StatsRebuild.objects.order_by("-pk").values_list("pk", flat=True)[REBUILD_RUNS_KEPT:]
+        StatsRebuild.objects.filter(pk__in=list(old)).delete()
+    return run
+
+
+def _rebuild_pending(run_id: int, group_id: int) -> bool:
+    pending = StatsRebuild.objects.filter(pk=run_id).values_list("pending", flat=True).first()
+    return pending is not None and group_id in pending
+
+
+def _rebuild_part_done(run_id: int, group_id: int) -> bool:
+    """Take the group off the run's list; True when the list is empty and nobody has finished the run yet.
+
+    The run's row is locked first, so that the last two groups, ending together, cannot both see the other
+    one still pending: the second waits for the first's commit and then sees it.
+    """
+    with transaction.atomic():
+        run = StatsRebuild.objects.select_for_update().filter(pk=run_id).first()
+        if run is None:  # the record was deleted (by hand): nothing to finish
+            return False
+        if group_id in run.pending:
+            run.pending = [g for g in run.pending if g != group_id]
+            run.save(update_fields=["pending"])
+        return not run.pending and run.finished_at is None
+
+
+def stats_rebuild_part(*, run_id: int, group_id: int) -> int:
+    """One group of a full rebuild; the part that ends the run vacuums the derived tables and finishes it.
+
+    Safe to run twice: a group still pending is rebuilt (again, if a killed worker's attempt got part of the way),
+    a group already done is not, and finishing a finished run does nothing.
+    """
     written = 0
-    for i, count in enumerate(_rebuilt(groups, threads)):
+    if _rebuild_pending(run_id, group_id):
+        written = stats_rebuild_group(group_id=group_id)
+    if _rebuild_part_done(run_id, group_id):
+        _rebuild_finish(run_id)
+    return written
+
+
+def _rebuild_finish(run_id: int) -> None:
+    _vacuum_derived()
+    StatsRebuild.objects.filter(pk=run_id, finished_at__isnull=True).update(finished_at=timezone.now())
+
+
+def stats_rebuild_dispatch() -> StatsRebuild:
+    """The nightly rebuild, spread over the workers: one ``stats_rebuild_part`` task per group on the
+    ``stats-rebuild`` queue (which every worker also consumes, alternating with the refreshes of the default
+    queue, so that dashboards stay fresh while it runs)."""
+    from . import tasks
+
+    run = stats_rebuild_begin()
+    if not run.pending:
+        _rebuild_finish(run.pk)
+    for group_id in run.pending:
+        tasks.stats_rebuild_part.delay(run.pk, group_id)
+    return run
+
+
+def stats_rebuild_all(*, progress: Any = None, threads: int | None = None) -> int:
+    """The full rebuild in this process (``generate_history``, tests): every group from scratch, each group in
+    one piece (bounded memory); returns the snapshots written.
+
+    ``threads`` groups (default :func:`rebuild_threads`) are recomputed side by side, largest first: a
+    group's work alternates between Python (replaying rounds, rating) and waiting for PostgreSQL's
+    aggregates, so a second thread keeps the second core busy. Groups are independent; each runs under
+    its own group lock, as in the sequential order. The workers run the same parts as separate tasks
+    (:func:`stats_rebuild_dispatch`), in processes, which the GIL does not hold back.
+    """
+    run = stats_rebuild_begin()
+    groups = list(run.pending)
+    if not groups:
+        _rebuild_finish(run.pk)
+    threads = min(rebuild_threads() if threads is None else threads, max(1, len(groups)))
+    written = 0
+    for i, count in enumerate(_rebuilt(run.pk, groups, threads)):
         written += count
         if progress is not None:
             progress(i + 1, len(groups))
-    _vacuum_derived()
     return written
 
 

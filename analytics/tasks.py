@@ -26,5 +26,12 @@ def stats_catch_up() -> int:
 
 @shared_task(name="analytics.stats_rebuild_all", acks_late=True)
 def stats_rebuild_all() -> int:
-    """Nightly: rebuild every standing, rating and snapshot from the scoring tables."""
-    return services.stats_rebuild_all()
+    """Nightly: rebuild every standing, rating and snapshot from the scoring tables, one task per group
+    (``stats_rebuild_part``, spread over the workers); returns the run's id."""
+    return services.stats_rebuild_dispatch().pk
+
+
+@shared_task(name="analytics.stats_rebuild_part", acks_late=True)
+def stats_rebuild_part(run_id: int, group_id: int) -> int:
+    """One group of a full rebuild (safe to run twice); the last one vacuums and finishes the run."""
+    return services.stats_rebuild_part(run_id=run_id, group_id=group_id)

@@ -12,6 +12,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from celery.schedules import crontab
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -171,6 +172,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "max_retries": 1,
 }
 CELERY_TASK_PUBLISH_RETRY = False
+# A full rebuild is one task per group on a queue of its own. A worker started without -Q consumes both queues and
+# takes from them in turn, so the refreshes that keep dashboards fresh do not wait behind a hundred groups.
+STATS_REBUILD_QUEUE = env_str("STATS_REBUILD_QUEUE").strip() or "stats-rebuild"
+CELERY_TASK_QUEUES = (Queue("celery"), Queue(STATS_REBUILD_QUEUE))
+CELERY_TASK_ROUTES = {"analytics.stats_rebuild_part": {"queue": STATS_REBUILD_QUEUE}}
 CELERY_TIMEZONE = "UTC"
 # Statistics: catch up on stale snapshots every minute (rounds saved while the broker or worker was down)
 # and rebuild everything from the scoring tables every night.
@@ -182,8 +188,9 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
-# The full rebuild recomputes groups side by side in this many threads (each with its own database connection):
-# while one waits for PostgreSQL's aggregates, another replays rounds in Python. SQLite always uses one.
+# A full rebuild run in one process (generate_history, tests; the workers spread theirs over their processes)
+# recomputes groups side by side in this many threads (each with its own database connection): while one waits for
+# PostgreSQL's aggregates, another replays rounds in Python. SQLite always uses one.
 STATS_REBUILD_THREADS = max(1, env_int("STATS_REBUILD_THREADS", 2))
 # A group's refresh runs its independent aggregate queries on this many connections side by side (PostgreSQL).
 STATS_REFRESH_THREADS = max(1, env_int("STATS_REFRESH_THREADS", 2))

@@ -55,7 +55,13 @@ def celery_worker_process(
     db = connection.settings_dict
     test_url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
     queue = f"test-{uuid.uuid4().hex[:8]}"
-    env = {**os.environ, "DATABASE_URL": test_url, "CELERY_EAGER": "0", "DJANGO_SETTINGS_MODULE": "config.settings"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": test_url,
+        "CELERY_EAGER": "0",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "STATS_REBUILD_QUEUE": f"{queue}-rebuild",  # the parts of a full rebuild, also this worker's alone
+    }
     env.pop("PYTEST_CURRENT_TEST", None)
     (ROOT / "var").mkdir(exist_ok=True)
     log = open(ROOT / "var" / f"worker-{queue}.log", "wb")  # noqa: SIM115 - closed in finally
@@ -68,7 +74,7 @@ def celery_worker_process(
             "config",
             "worker",
             "-Q",
-            queue,
+            f"{queue},{queue}-rebuild",
             "-c",
             "1",
             "--pool",

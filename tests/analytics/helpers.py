@@ -104,12 +104,13 @@ def worker_start(queue: str) -> Any:
         "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
         "CELERY_EAGER": "0",
         "DJANGO_SETTINGS_MODULE": "config.settings",
+        "STATS_REBUILD_QUEUE": f"{queue}-rebuild",  # as the fixture's worker (tests/conftest.py)
     }
     env.pop("PYTEST_CURRENT_TEST", None)
     log = open(root / "var" / f"worker-{queue}-again.log", "ab")  # noqa: SIM115 - the process owns it
     proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue, "-c", "1", "--pool", "solo",
-         "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "INFO"],
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", f"{queue},{queue}-rebuild", "-c", "1",
+         "--pool", "solo", "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "INFO"],
         cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     deadline = time.monotonic() + 60
