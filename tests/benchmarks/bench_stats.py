@@ -4,9 +4,16 @@ Prints, for the history in DATABASE_URL (PostgreSQL; generate one with ``--gener
 
 * the median seconds from a round saved (``round_record`` committed) to its group's snapshot updated, through a
   real Celery worker on REDIS_URL;
-* the full rebuild time divided by the time of a raw SQL aggregate over the same rows on the same database;
-* the peak memory of the rebuild (its own process: peak RSS; with ``--python-allocations``, also the peak of
-  Python allocations, from a second, untimed rebuild under ``tracemalloc``).
+* the full rebuild time divided by the time of a raw SQL aggregate over the same rows on the same database. The
+  rebuild runs as deployed: the nightly task sent to real Celery workers (``--workers``, each with ``--concurrency``
+  pool processes; by default two of two, as ``make prod-up`` starts them), which spread one task per group over
+  their processes; timed from the task sent to the run's record saying it finished. ``--in-process`` times instead
+  the rebuild of ``generate_history`` and the tests (one process, ``STATS_REBUILD_THREADS`` threads);
+* the peak memory of the rebuild: with workers, what it adds to the idle workers (the highest sum of every worker
+  process's PSS, sampled every half second so that a page shared by the forked pool processes counts once, less
+  that sum just before the run), both sums, and the largest process's peak RSS; in-process, its process's peak RSS
+  (with ``--python-allocations``, also the peak of Python allocations, from a second, untimed rebuild under
+  ``tracemalloc``).
 
 The timed rebuild runs without ``tracemalloc``: tracing every allocation made the Python-heavy rebuild about
 4.4 times slower (484.1 s against 109.3 s, one 1 000 000-round history, one run), so the ratio measured the tracer.
@@ -90,6 +97,93 @@ def rebuild_in_child(*, trace: bool = False) -> tuple[dict[str, Any], int]:
     out = subprocess.run(args, cwd=ROOT, check=True, capture_output=True, text=True)
     peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     return json.loads(out.stdout.strip().splitlines()[-1]), peak_kib
+
+
+def _peak_rss_kib(pid: int) -> int:
+    """The peak RSS (VmHWM) of a live process, in KiB; 0 once it is gone."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0
+    for line in status.splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return 0
+
+
+def _pss_kib(pid: int) -> int:
+    """A live process's proportional set size in KiB (shared pages split between their sharers); 0 once gone."""
+    try:
+        rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
+    except OSError:
+        return 0
+    for line in rollup.splitlines():
+        if line.startswith("Pss:"):
+            return int(line.split()[1])
+    return 0
+
+
+def _process_tree(pid: int) -> list[int]:
+    found = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True, check=False)
+    children = [int(p) for p in found.stdout.split()]
+    return [pid] + [q for child in children for q in _process_tree(child)]
+
+
+def rebuild_through_workers(workers: int, concurrency: int) -> tuple[float, int, int, int, int]:
+    """Send the nightly task to ``workers`` real Celery workers and wait for its run to finish.
+
+    Returns the seconds from the task sent to the run finished, the groups, the peak of the workers' memory
+    together (KiB: their PSS added up, sampled every half second, so each shared page is counted once), the same
+    sum just before the task was sent (the idle workers) and the largest peak RSS of one worker process.
+    """
+    from analytics.models import StatsRebuild
+    from config.celery import app
+
+    env = {**os.environ, "CELERY_EAGER": "0"}
+    (ROOT / "var").mkdir(exist_ok=True)
+    app.conf.task_always_eager = False
+    with app.connection_for_write() as conn:  # tasks left by an interrupted run must not be timed
+        for queue in app.conf.task_queues:
+            queue.bind(conn.default_channel).purge()
+    procs = []
+    for n in range(workers):
+        log = open(ROOT / "var" / f"bench-rebuild-worker{n}.log", "wb")  # noqa: SIM115 - the process owns it
+        procs.append(subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "-n", f"bench-rebuild{n}@%h",
+             f"--concurrency={concurrency}", "--without-gossip", "--without-mingle", "--without-heartbeat",
+             "-l", "INFO"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        ))  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while len(app.control.ping(timeout=0.5) or []) < workers:
+            if time.monotonic() > deadline:
+                raise SystemExit("the celery workers did not start")
+            time.sleep(0.5)
+        time.sleep(2)  # the pool processes settle after their start
+        idle = sum(_pss_kib(pid) for proc in procs for pid in _process_tree(proc.pid))
+        last = max(StatsRebuild.objects.values_list("pk", flat=True), default=0)
+        started = time.perf_counter()
+        app.send_task("analytics.stats_rebuild_all")
+        together, sampled = 0, 0.0
+        while True:
+            run = StatsRebuild.objects.filter(pk__gt=last).values("finished_at", "groups").first()
+            if run is not None and run["finished_at"] is not None:
+                break
+            if time.perf_counter() - started > 3600:
+                raise SystemExit("the rebuild did not finish within an hour")
+            if time.perf_counter() - sampled >= 0.5:
+                sampled = time.perf_counter()
+                together = max(together, sum(_pss_kib(pid) for proc in procs for pid in _process_tree(proc.pid)))
+            time.sleep(0.1)
+        seconds = time.perf_counter() - started
+        largest = max(_peak_rss_kib(pid) for proc in procs for pid in _process_tree(proc.pid))
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.wait(timeout=60)
+    return seconds, run["groups"], together, idle, largest
 
 
 def start_worker(queue: str) -> subprocess.Popen[bytes]:
@@ -180,6 +274,12 @@ def main() -> None:
     parser.add_argument("--groups", type=int, default=100)
     parser.add_argument("--samples", type=int, default=30, help="rounds timed for the latency")
     parser.add_argument("--no-rebuild", action="store_true", help="freshness only (skip the rebuild and raw SQL)")
+    parser.add_argument("--workers", type=int, default=2, help="Celery workers for the rebuild (default 2)")
+    parser.add_argument("--concurrency", type=int, default=2, help="pool processes per worker (default 2)")
+    parser.add_argument(
+        "--in-process", action="store_true",
+        help="time the rebuild in one process with STATS_REBUILD_THREADS threads instead of through the workers",
+    )  # fmt: skip
     parser.add_argument(
         "--python-allocations", action="store_true",
         help="also report the rebuild's peak of Python allocations (a second, untimed rebuild under tracemalloc)",
@@ -195,6 +295,7 @@ def main() -> None:
     from django.core.management import call_command
     from django.db import connection
 
+    from analytics import services
     from scoring.models import Round
 
     if connection.vendor != "postgresql" or not settings.REDIS_URL:
@@ -206,10 +307,27 @@ def main() -> None:
         # vacuumed or analysed; a live database has been, by autovacuum (see generate_history's _vacuum_analyze)
         cursor.execute("VACUUM (ANALYZE)")
     rounds = Round.objects.filter(deleted_at__isnull=True).count()
+    traced = None
     if not args.no_rebuild:
         raw = raw_aggregate_seconds()
-        rebuild, peak_kib = rebuild_in_child()  # timed, untraced: its peak RSS is read before a traced run
-        traced = rebuild_in_child(trace=True)[0] if args.python_allocations else None
+        if args.in_process:
+            rebuild, peak_kib = rebuild_in_child()  # timed, untraced: its peak RSS is read before a traced run
+            how = f"in one process, {services.rebuild_threads()} threads"
+            memory = f"{peak_kib / 1024:.0f} MiB RSS (whole process, untraced run)"
+        else:
+            seconds, groups, together_kib, idle_kib, largest_kib = rebuild_through_workers(
+                args.workers, args.concurrency
+            )
+            rebuild = {"seconds": seconds, "snapshots": None}
+            how = f"{groups} group tasks over {args.workers} workers x {args.concurrency} processes"
+            memory = (  # the idle workers' memory is there with or without a rebuild: the figure is what it adds
+                f"{(together_kib - idle_kib) / 1024:.0f} MiB PSS added to the idle workers (all "
+                f"{args.workers * (args.concurrency + 1)} worker processes together, their PSS added up so that a "
+                f"shared page counts once: {together_kib / 1024:.0f} MiB at the highest, {idle_kib / 1024:.0f} MiB "
+                f"just before the run); largest process {largest_kib / 1024:.0f} MiB RSS"
+            )
+        if args.python_allocations:
+            traced = rebuild_in_child(trace=True)[0]
     lat, group_rounds = latencies(args.samples)
     print(f"history: {rounds:,} live rounds in {connection.settings_dict['NAME']}")
     every = [s for s, _ in lat]
@@ -226,10 +344,10 @@ def main() -> None:
     if args.no_rebuild:
         return
     print(
-        f"full rebuild: {rebuild['seconds']:.1f} s ({rebuild['snapshots']:,} snapshots); raw SQL aggregate over "
+        f"full rebuild: {rebuild['seconds']:.1f} s ({how}); raw SQL aggregate over "
         f"the same rows: {raw:.2f} s; ratio {rebuild['seconds'] / raw:.1f}"
     )
-    line = f"rebuild peak memory: {peak_kib / 1024:.0f} MiB RSS (whole process, untraced run)"
+    line = f"rebuild peak memory: {memory}"
     if traced is not None:
         line += f"; {traced['python_peak'] / 2**20:.1f} MiB Python allocations (traced run, {traced['seconds']:.1f} s)"
     print(line)
