@@ -615,7 +615,8 @@ def _rebuilt(run_id: int, groups: list[int], threads: int) -> Iterator[int]:
 
 def stats_rebuild_begin() -> StatsRebuild:
     """Start a full rebuild: drop the derived rows of deleted groups and record every group as still to do,
-    largest first (the largest take longest, so they start first and the run ends evenly)."""
+    largest first (the largest take longest, so they start first and the run ends evenly). A run without groups
+    is finished at once."""
     groups = list(Group.objects.annotate(n=Count("matches")).order_by("-n", "id").values_list("id", flat=True))
     with transaction.atomic():
         live = Group.objects.values("id")
@@ -625,6 +626,8 @@ def stats_rebuild_begin() -> StatsRebuild:
         run = StatsRebuild.objects.create(groups=len(groups), pending=groups)
         old = StatsRebuild.objects.order_by("-pk").values_list("pk", flat=True)[REBUILD_RUNS_KEPT:]
         StatsRebuild.objects.filter(pk__in=list(old)).delete()
+    if not groups:  # nothing to rebuild: the run is done at once
+        _rebuild_finish(run.pk)
     return run
 
 
@@ -675,8 +678,6 @@ def stats_rebuild_dispatch() -> StatsRebuild:
     from . import tasks
 
     run = stats_rebuild_begin()
-    if not run.pending:
-        _rebuild_finish(run.pk)
     for group_id in run.pending:
         tasks.stats_rebuild_part.delay(run.pk, group_id)
     return run
@@ -694,8 +695,6 @@ def stats_rebuild_all(*, progress: Any = None, threads: int | None = None) -> in
     """
     run = stats_rebuild_begin()
     groups = list(run.pending)
-    if not groups:
-        _rebuild_finish(run.pk)
     threads = min(rebuild_threads() if threads is None else threads, max(1, len(groups)))
     written = 0
     for i, count in enumerate(_rebuilt(run.pk, groups, threads)):

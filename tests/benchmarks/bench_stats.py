@@ -99,28 +99,21 @@ def rebuild_in_child(*, trace: bool = False) -> tuple[dict[str, Any], int]:
     return json.loads(out.stdout.strip().splitlines()[-1]), peak_kib
 
 
-def _peak_rss_kib(pid: int) -> int:
-    """The peak RSS (VmHWM) of a live process, in KiB; 0 once it is gone."""
+def _proc_kib(pid: int, file: str, field: str) -> int:
+    """A figure in KiB from ``/proc/<pid>/<file>`` (``VmHWM`` of ``status``: peak RSS; ``Pss`` of ``smaps_rollup``:
+    proportional set size, shared pages split between their sharers); 0 once the process is gone."""
     try:
-        status = Path(f"/proc/{pid}/status").read_text()
+        text = Path(f"/proc/{pid}/{file}").read_text()
     except OSError:
         return 0
-    for line in status.splitlines():
-        if line.startswith("VmHWM:"):
+    for line in text.splitlines():
+        if line.startswith(f"{field}:"):
             return int(line.split()[1])
     return 0
 
 
-def _pss_kib(pid: int) -> int:
-    """A live process's proportional set size in KiB (shared pages split between their sharers); 0 once gone."""
-    try:
-        rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
-    except OSError:
-        return 0
-    for line in rollup.splitlines():
-        if line.startswith("Pss:"):
-            return int(line.split()[1])
-    return 0
+def _workers_pss_kib(procs: list[subprocess.Popen[bytes]]) -> int:
+    return sum(_proc_kib(pid, "smaps_rollup", "Pss") for proc in procs for pid in _process_tree(proc.pid))
 
 
 def _process_tree(pid: int) -> list[int]:
@@ -139,7 +132,6 @@ def rebuild_through_workers(workers: int, concurrency: int) -> tuple[float, int,
     from analytics.models import StatsRebuild
     from config.celery import app
 
-    env = {**os.environ, "CELERY_EAGER": "0"}
     (ROOT / "var").mkdir(exist_ok=True)
     app.conf.task_always_eager = False
     with app.connection_for_write() as conn:  # tasks left by an interrupted run must not be timed
@@ -148,20 +140,11 @@ def rebuild_through_workers(workers: int, concurrency: int) -> tuple[float, int,
     procs = []
     for n in range(workers):
         log = open(ROOT / "var" / f"bench-rebuild-worker{n}.log", "wb")  # noqa: SIM115 - the process owns it
-        procs.append(subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "-n", f"bench-rebuild{n}@%h",
-             f"--concurrency={concurrency}", "--without-gossip", "--without-mingle", "--without-heartbeat",
-             "-l", "INFO"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-        ))  # fmt: skip
+        procs.append(_worker_process(["-n", f"bench-rebuild{n}@%h", f"--concurrency={concurrency}", "-l", "INFO"], log))
     try:
-        deadline = time.monotonic() + 60
-        while len(app.control.ping(timeout=0.5) or []) < workers:
-            if time.monotonic() > deadline:
-                raise SystemExit("the celery workers did not start")
-            time.sleep(0.5)
+        _wait_for_workers(procs)
         time.sleep(2)  # the pool processes settle after their start
-        idle = sum(_pss_kib(pid) for proc in procs for pid in _process_tree(proc.pid))
+        idle = _workers_pss_kib(procs)
         last = max(StatsRebuild.objects.values_list("pk", flat=True), default=0)
         started = time.perf_counter()
         app.send_task("analytics.stats_rebuild_all")
@@ -174,10 +157,10 @@ def rebuild_through_workers(workers: int, concurrency: int) -> tuple[float, int,
                 raise SystemExit("the rebuild did not finish within an hour")
             if time.perf_counter() - sampled >= 0.5:
                 sampled = time.perf_counter()
-                together = max(together, sum(_pss_kib(pid) for proc in procs for pid in _process_tree(proc.pid)))
+                together = max(together, _workers_pss_kib(procs))
             time.sleep(0.1)
         seconds = time.perf_counter() - started
-        largest = max(_peak_rss_kib(pid) for proc in procs for pid in _process_tree(proc.pid))
+        largest = max(_proc_kib(pid, "status", "VmHWM") for proc in procs for pid in _process_tree(proc.pid))
     finally:
         for proc in procs:
             proc.terminate()
@@ -186,22 +169,32 @@ def rebuild_through_workers(workers: int, concurrency: int) -> tuple[float, int,
     return seconds, run["groups"], together, idle, largest
 
 
-def start_worker(queue: str) -> subprocess.Popen[bytes]:
+def _worker_process(args: list[str], out: Any) -> subprocess.Popen[bytes]:
+    """A real ``celery worker`` (not eager) with ``args``; its output goes to ``out``."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", *args,
+         "--without-gossip", "--without-mingle", "--without-heartbeat"],
+        cwd=ROOT, env={**os.environ, "CELERY_EAGER": "0"}, stdout=out, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+
+
+def _wait_for_workers(procs: list[subprocess.Popen[bytes]]) -> None:
+    """Until every worker answers a ping (a minute at most, then they are killed)."""
     from config.celery import app
 
-    env = {**os.environ, "CELERY_EAGER": "0"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue, "-c", "1", "--pool", "solo",
-         "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "WARNING"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if app.control.ping(timeout=0.5):
-            return proc
+    while len(app.control.ping(timeout=0.5) or []) < len(procs):
+        if time.monotonic() > deadline:
+            for proc in procs:
+                proc.kill()
+            raise SystemExit("the celery workers did not start")
         time.sleep(0.5)
-    proc.kill()
-    raise SystemExit("the celery worker did not start")
+
+
+def start_worker(queue: str) -> subprocess.Popen[bytes]:
+    proc = _worker_process(["-Q", queue, "-c", "1", "--pool", "solo", "-l", "WARNING"], subprocess.DEVNULL)
+    _wait_for_workers([proc])
+    return proc
 
 
 def latencies(samples: int) -> tuple[list[tuple[float, bool]], int]:
