@@ -172,9 +172,12 @@ class StatsRebuild(models.Model):
     The nightly task records the run and queues one task per group; each group's task removes its group from
     ``pending`` once the group is rebuilt, and the task that empties the list vacuums the derived tables and
     sets ``finished_at``. A redelivered task (a worker killed mid-group) finds its group still pending and
-    rebuilds it again; one whose group is already done only finishes the run if nobody has.
+    rebuilds it again; one whose group is already done only finishes the run if nobody has. ``key`` is the
+    nightly task's id: a redelivered nightly task (its worker killed while it queued the parts) carries on with
+    its own run instead of starting a second one.
     """
 
+    key = models.CharField(max_length=64, unique=True, null=True, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     groups = models.PositiveIntegerField(default=0)

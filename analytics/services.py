@@ -613,17 +613,22 @@ def _rebuilt(run_id: int, groups: list[int], threads: int) -> Iterator[int]:
                 future.cancel()
 
 
-def stats_rebuild_begin() -> StatsRebuild:
+def stats_rebuild_begin(*, key: str | None = None) -> StatsRebuild:
     """Start a full rebuild: drop the derived rows of deleted groups and record every group as still to do,
     largest first (the largest take longest, so they start first and the run ends evenly). A run without groups
-    is finished at once."""
+    is finished at once. With a ``key`` (the nightly task's id) already recorded, that run is returned as it
+    stands: the task was redelivered and carries on with it."""
+    if key is not None:
+        found = StatsRebuild.objects.filter(key=key).first()
+        if found is not None:
+            return found
     groups = list(Group.objects.annotate(n=Count("matches")).order_by("-n", "id").values_list("id", flat=True))
     with transaction.atomic():
         live = Group.objects.values("id")
         MatchStanding.objects.exclude(group_id__in=live).delete()
         RatingHistory.objects.exclude(group_id__in=live).delete()
         StatsDirty.objects.exclude(group_id__in=live).delete()
-        run = StatsRebuild.objects.create(groups=len(groups), pending=groups)
+        run = StatsRebuild.objects.create(key=key, groups=len(groups), pending=groups)
         old = StatsRebuild.objects.order_by("-pk").values_list("pk", flat=True)[REBUILD_RUNS_KEPT:]
         StatsRebuild.objects.filter(pk__in=list(old)).delete()
     if not groups:  # nothing to rebuild: the run is done at once
@@ -671,13 +676,18 @@ def _rebuild_finish(run_id: int) -> None:
     StatsRebuild.objects.filter(pk=run_id, finished_at__isnull=True).update(finished_at=timezone.now())
 
 
-def stats_rebuild_dispatch() -> StatsRebuild:
+def stats_rebuild_dispatch(*, key: str | None = None) -> StatsRebuild:
     """The nightly rebuild, spread over the workers: one ``stats_rebuild_part`` task per group on the
     ``stats-rebuild`` queue (which every worker also consumes, alternating with the refreshes of the default
-    queue, so that dashboards stay fresh while it runs)."""
+    queue, so that dashboards stay fresh while it runs).
+
+    ``key`` is the nightly task's id. Redelivered (its worker died while it queued the parts), the task finds
+    its run and queues the parts of the groups still pending again; a part queued twice is harmless (a group
+    already done is skipped), and no second run is started.
+    """
     from . import tasks
 
-    run = stats_rebuild_begin()
+    run = stats_rebuild_begin(key=key)
     for group_id in run.pending:
         tasks.stats_rebuild_part.delay(run.pk, group_id)
     return run

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from celery import shared_task
+from celery import Task, shared_task
 
 from . import services
 
@@ -24,11 +24,12 @@ def stats_catch_up() -> int:
     return services.stats_catch_up()
 
 
-@shared_task(name="analytics.stats_rebuild_all", acks_late=True)
-def stats_rebuild_all() -> int:
+@shared_task(name="analytics.stats_rebuild_all", acks_late=True, bind=True)
+def stats_rebuild_all(self: Task) -> int:
     """Nightly: rebuild every standing, rating and snapshot from the scoring tables, one task per group
-    (``stats_rebuild_part``, spread over the workers); returns the run's id."""
-    return services.stats_rebuild_dispatch().pk
+    (``stats_rebuild_part``, spread over the workers); returns the run's id. The run is keyed by this task's
+    id, so a redelivery carries on with it."""
+    return services.stats_rebuild_dispatch(key=self.request.id).pk
 
 
 @shared_task(name="analytics.stats_rebuild_part", acks_late=True)

@@ -136,3 +136,40 @@ def test_a_rebuild_of_no_groups_is_finished_at_once_and_old_runs_are_pruned() ->
     assert runs.count() == services.REBUILD_RUNS_KEPT
     assert all(r.groups == 0 and r.finished_at is not None and r.progress == 1.0 for r in runs)
     assert runs.last().pk == max(StatsRebuild.objects.values_list("pk", flat=True))
+
+
+@pytest.mark.django_db
+def test_a_redelivered_nightly_task_carries_on_with_its_own_run(
+    counted: dict[str, list[Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The worker dies while the nightly task queues the parts: redelivered with the same task id, the task
+    queues the pending groups' parts again instead of starting a second run that the first would shadow."""
+    groups = _history(3)
+    queue = tasks.stats_rebuild_part.delay
+    queued: list[int] = []
+
+    def dies_after_one(run_id: int, group_id: int) -> Any:
+        if queued:
+            raise SystemExit("the worker is killed")
+        queued.append(group_id)
+        return queue(run_id, group_id)
+
+    monkeypatch.setattr(tasks.stats_rebuild_part, "delay", dies_after_one)
+    with pytest.raises(SystemExit):
+        tasks.stats_rebuild_all.apply(task_id="nightly-1")
+    (run,) = StatsRebuild.objects.all()
+    assert run.key == "nightly-1" and len(run.pending) == 2 and run.finished_at is None
+    assert counted["rebuilt"] == queued
+
+    monkeypatch.setattr(tasks.stats_rebuild_part, "delay", queue)
+    assert tasks.stats_rebuild_all.apply(task_id="nightly-1").get() == run.pk
+    run.refresh_from_db()
+    assert StatsRebuild.objects.count() == 1
+    assert run.pending == [] and run.finished_at is not None and counted["finished"] == [run.pk]
+    assert sorted(counted["rebuilt"]) == sorted(groups)
+
+    # redelivered once more after it finished: nothing is queued, nothing is rebuilt, nothing started
+    assert tasks.stats_rebuild_all.apply(task_id="nightly-1").get() == run.pk
+    assert StatsRebuild.objects.count() == 1 and sorted(counted["rebuilt"]) == sorted(groups)
+    # another night's task starts its own run
+    assert tasks.stats_rebuild_all.apply(task_id="nightly-2").get() != run.pk
