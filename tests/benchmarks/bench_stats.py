@@ -153,6 +153,10 @@ def rebuild_through_workers(workers: int, concurrency: int) -> tuple[float, int,
             run = StatsRebuild.objects.filter(pk__gt=last).values("finished_at", "groups").first()
             if run is not None and run["finished_at"] is not None:
                 break
+            if run is None and time.perf_counter() - started > 60:
+                raise SystemExit(
+                    "the nightly task recorded no rebuild run within a minute; see var/bench-rebuild-worker*.log"
+                )
             if time.perf_counter() - started > 3600:
                 raise SystemExit("the rebuild did not finish within an hour")
             if time.perf_counter() - sampled >= 0.5:
@@ -293,6 +297,7 @@ def main() -> None:
 
     if connection.vendor != "postgresql" or not settings.REDIS_URL:
         raise SystemExit("set DATABASE_URL to PostgreSQL and REDIS_URL to Redis")
+    call_command("migrate", verbosity=0)  # a history kept from an older version: the workers run this one
     if args.generate:
         call_command("generate_history", rounds=args.rounds, players=args.players, groups=args.groups, seed=1)
     with connection.cursor() as cursor:
