@@ -44,7 +44,7 @@ for port in 8001 8002; do
     --pid "$RUN/web-$port.pid" --error-logfile "$RUN/log/web-$port.log"
 done
 for n in 1 2; do
-  "$BIN/celery" -A config worker -n "worker$n@%h" --concurrency=2 --loglevel=INFO --detach \
+  "$BIN/celery" -A config worker -n "worker$n@%h" --concurrency="${WORKER_CONCURRENCY:-2}" --loglevel=INFO --detach \
     --pidfile="$RUN/worker-$n.pid" --logfile="$RUN/log/worker-$n.log"
 done
 "$BIN/celery" -A config beat --loglevel=INFO --detach --pidfile="$RUN/beat.pid" \
