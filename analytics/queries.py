@@ -104,12 +104,12 @@ def streaks(group_id: int, flt: StatsFilter, *, by_game: bool) -> list[dict[str,
 def head_to_head(group_id: int, flt: StatsFilter) -> list[dict[str, Any]]:
     """Per game and ordered pair of players who met: matches together, better rank, worse rank.
 
-    The group's standings are read once, in match order, and each match's seats are paired here, so the work
-    grows with the group's standings whatever the planner believes about them. The former self-join of the
-    standings on the match was planned from the table's statistics: for a group that had no rows when the
-    table was last analysed (a new group, or every group during the first rebuild after an import),
-    PostgreSQL expected one row and joined the group's rows to themselves in a nested loop, 29 s instead of
-    about 50 ms for a group of 16 000 standings on the 1 000 000-round benchmark history.
+    The group's standings are read once and each match's seats are paired here, so the work grows with the
+    group's standings whatever the planner believes about them. The former self-join of the standings on the
+    match was planned from the table's statistics: for a group whose standings were written after the table
+    was last analysed (a new group, until autovacuum analyses the table again; every group but the first few
+    in a first full rebuild), PostgreSQL expected one row and joined the group's 16 000 standings to themselves
+    in a nested loop, 29 s on the 1 000 000-round benchmark history (tests/benchmarks/RESULTS.md).
     """
     cond, params = where("s", group_id, flt)
     tally: dict[tuple[str, int, int], list[int]] = {}
