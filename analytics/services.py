@@ -391,18 +391,23 @@ def stats_schedule_group(*, group_id: int) -> None:
 
 
 @contextlib.contextmanager
-def group_lock(group_id: int) -> Iterator[None]:
-    """One recomputation per group at a time (a PostgreSQL advisory lock; SQLite runs tasks eagerly)."""
+def _advisory_lock(kind: int, key: int) -> Iterator[None]:
+    """A PostgreSQL session advisory lock on ``(kind, key)`` (nothing on SQLite, which runs tasks eagerly)."""
     if connection.vendor != "postgresql":
         yield
         return
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_lock(%s, %s)", [7007, group_id])
+        cursor.execute("SELECT pg_advisory_lock(%s, %s)", [kind, key])
     try:
         yield
     finally:
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [7007, group_id])
+            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [kind, key])
+
+
+def group_lock(group_id: int) -> contextlib.AbstractContextManager[None]:
+    """One recomputation per group at a time."""
+    return _advisory_lock(7007, group_id)
 
 
 def _progress(group_id: int, value: float) -> None:
@@ -661,13 +666,21 @@ def stats_rebuild_part(*, run_id: int, group_id: int) -> int:
     """One group of a full rebuild; the part that ends the run vacuums the derived tables and finishes it.
 
     Safe to run twice: a group still pending is rebuilt (again, if a killed worker's attempt got part of the way),
-    a group already done is not, and finishing a finished run does nothing.
+    a group already done is not, and finishing a finished run does nothing. The group's lock is held from the
+    check to the group's removal from the list (PostgreSQL's advisory locks nest within a session, so the
+    rebuild takes it again), so a copy of the part queued twice, by a redelivered nightly task, waits for the
+    running one and then finds its group done instead of rebuilding it a second time; the run's own lock does
+    the same for the vacuum when both copies see the list empty.
     """
     written = 0
-    if _rebuild_pending(run_id, group_id):
-        written = stats_rebuild_group(group_id=group_id)
-    if _rebuild_part_done(run_id, group_id):
-        _rebuild_finish(run_id)
+    with group_lock(group_id):
+        if _rebuild_pending(run_id, group_id):
+            written = stats_rebuild_group(group_id=group_id)
+        last = _rebuild_part_done(run_id, group_id)
+    if last:  # outside the group's lock: the vacuum takes a while, and the group's refreshes need not wait
+        with _advisory_lock(7008, run_id):  # a copy of the last part waits here, then finds the run finished
+            if StatsRebuild.objects.filter(pk=run_id, finished_at__isnull=True).exists():
+                _rebuild_finish(run_id)
     return written
 
 

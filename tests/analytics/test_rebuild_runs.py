@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from random import Random
 from typing import Any
 
 import pytest
 from django.conf import settings
+from django.db import connection
 
 from analytics import services, tasks
 from analytics.models import MatchStanding, RatingHistory, Snapshot, StatsRebuild
@@ -173,3 +176,25 @@ def test_a_redelivered_nightly_task_carries_on_with_its_own_run(
     assert StatsRebuild.objects.count() == 1 and sorted(counted["rebuilt"]) == sorted(groups)
     # another night's task starts its own run
     assert tasks.stats_rebuild_all.apply(task_id="nightly-2").get() != run.pk
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_part_queued_twice_and_run_side_by_side_rebuilds_its_group_once(counted: dict[str, list[Any]]) -> None:
+    """A redelivered nightly task queues again the parts still pending, one of which may be running: the copy
+    waits for the group's lock and then finds the group done."""
+    (group,) = _history(1)
+    run = services.stats_rebuild_begin()
+    barrier = threading.Barrier(2)
+
+    def part() -> int:
+        try:
+            barrier.wait()
+            return services.stats_rebuild_part(run_id=run.pk, group_id=group)
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(2) as pool:
+        written = sorted(f.result() for f in [pool.submit(part), pool.submit(part)])
+    run.refresh_from_db()
+    assert counted["rebuilt"] == [group] and written[0] == 0 and written[1] > 0, (written, counted)
+    assert run.pending == [] and counted["finished"] == [run.pk]
