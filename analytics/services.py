@@ -50,6 +50,9 @@ BROKER_BACKOFF_SECONDS = 30.0
 _broker_down_until = 0.0
 # The records of this many full rebuilds are kept (the admin shows them); older ones are deleted.
 REBUILD_RUNS_KEPT = 30
+# The first key of PostgreSQL's two-key advisory locks: one recomputation per group, one finish per rebuild run.
+GROUP_LOCK = 7007
+RUN_LOCK = 7008
 
 
 def worker_ping_record(*, token: str) -> int:
@@ -407,7 +410,7 @@ def _advisory_lock(kind: int, key: int) -> Iterator[None]:
 
 def group_lock(group_id: int) -> contextlib.AbstractContextManager[None]:
     """One recomputation per group at a time."""
-    return _advisory_lock(7007, group_id)
+    return _advisory_lock(GROUP_LOCK, group_id)
 
 
 def _progress(group_id: int, value: float) -> None:
@@ -678,7 +681,7 @@ def stats_rebuild_part(*, run_id: int, group_id: int) -> int:
             written = stats_rebuild_group(group_id=group_id)
         last = _rebuild_part_done(run_id, group_id)
     if last:  # outside the group's lock: the vacuum takes a while, and the group's refreshes need not wait
-        with _advisory_lock(7008, run_id):  # a copy of the last part waits here, then finds the run finished
+        with _advisory_lock(RUN_LOCK, run_id):  # a copy of the last part waits here, then finds the run finished
             if StatsRebuild.objects.filter(pk=run_id, finished_at__isnull=True).exists():
                 _rebuild_finish(run_id)
     return written

@@ -28,7 +28,7 @@ def test_rounds_during_a_refresh_ride_on_the_one_waiting_for_the_lock(side: Call
         assert services._queue_marks() is not None, "needs REDIS_URL (the tests run against a real Redis)"
         services._queued_release(group_id)
         with running.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_lock(%s, %s)", [7007, group_id])
+            cursor.execute("SELECT pg_advisory_lock(%s, %s)", [services.GROUP_LOCK, group_id])
         assert services._queued_claim(group_id)  # a round queued the next refresh; a worker took it ...
         thread, result = run_until_blocked(
             lambda: services.stats_group_refresh(group_id=group_id), "the refresh"
@@ -38,7 +38,7 @@ def test_rounds_during_a_refresh_ride_on_the_one_waiting_for_the_lock(side: Call
         assert not services._queued_claim(group_id), "a round during the wait queued yet another refresh"
     finally:
         with running.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [7007, group_id])
+            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [services.GROUP_LOCK, group_id])
         for thread in threads:
             thread.join(timeout=30)
         app.conf.task_always_eager = old
