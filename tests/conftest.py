@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -12,6 +11,8 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from tests.workers import worker_ready, worker_spawn
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -43,67 +44,22 @@ def celery_worker_process(
 
     The test must commit its data (transactional_db) for the worker to see it.
     """
-    from django.db import connection
-
     from config.celery import app
 
-    redis_url = os.environ.get("REDIS_URL")
-    if not redis_url:
+    if not os.environ.get("REDIS_URL"):
         pytest.fail("REDIS_URL must be set for worker tests (make test sets it)")
     if not _uses_postgres():
         pytest.fail("worker tests need DATABASE_URL pointing at PostgreSQL (make test sets it)")
-    db = connection.settings_dict
-    test_url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
     queue = f"test-{uuid.uuid4().hex[:8]}"
-    env = {
-        **os.environ,
-        "DATABASE_URL": test_url,
-        "CELERY_EAGER": "0",
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "STATS_REBUILD_QUEUE": f"{queue}-rebuild",  # the parts of a full rebuild, also this worker's alone
-    }
-    env.pop("PYTEST_CURRENT_TEST", None)
-    (ROOT / "var").mkdir(exist_ok=True)
-    log = open(ROOT / "var" / f"worker-{queue}.log", "wb")  # noqa: SIM115 - closed in finally
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "-Q",
-            f"{queue},{queue}-rebuild",
-            "-c",
-            "1",
-            "--pool",
-            "solo",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "-l",
-            "INFO",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
+    proc = worker_spawn(queue, f"worker-{queue}.log")
     old = (app.conf.task_always_eager, app.conf.task_default_queue)
     app.conf.task_always_eager = False
     app.conf.task_default_queue = queue
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if proc.poll() is not None:
-                pytest.fail(f"celery worker exited with {proc.returncode}")
-            replies = app.control.ping(timeout=0.5, destination=None) or []
-            if replies:
-                break
-            time.sleep(0.5)
-        else:
-            pytest.fail("celery worker did not answer within 60 s")
+        try:
+            worker_ready(proc)
+        except RuntimeError as exc:
+            pytest.fail(str(exc))
         yield proc
     finally:
         app.conf.task_always_eager, app.conf.task_default_queue = old
@@ -112,7 +68,6 @@ def celery_worker_process(
             proc.wait(timeout=20)
         except subprocess.TimeoutExpired:
             proc.kill()
-        log.close()
 
 
 def wait_for(predicate, timeout: float = 30.0, interval: float = 0.2):  # type: ignore[no-untyped-def]

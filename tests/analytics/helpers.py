@@ -17,6 +17,7 @@ from analytics.models import Snapshot
 from scoring import services
 from scoring.models import Group, Match, Membership, Player
 from tests.factories import GroupFactory, MembershipFactory, PlayerFactory, UserFactory
+from tests.workers import worker_ready, worker_spawn
 
 NAMES = ("Anna", "Bence", "Csilla", "Dani", "Eszter", "Feri")
 
@@ -87,41 +88,9 @@ def differences(left: Any, right: Any, path: str = "") -> list[str]:
 
 def worker_start(queue: str) -> Any:
     """Start another real ``celery worker`` on ``queue`` (same database and broker as the fixture's)."""
-    import os
-    import subprocess
-    import sys
-    import time
-    from pathlib import Path
-
-    from django.db import connection
-
-    from config.celery import app
-
-    root = Path(__file__).resolve().parents[2]
-    db = connection.settings_dict
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-        "CELERY_EAGER": "0",
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "STATS_REBUILD_QUEUE": f"{queue}-rebuild",  # as the fixture's worker (tests/conftest.py)
-    }
-    env.pop("PYTEST_CURRENT_TEST", None)
-    log = open(root / "var" / f"worker-{queue}-again.log", "ab")  # noqa: SIM115 - the process owns it
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", f"{queue},{queue}-rebuild", "-c", "1",
-         "--pool", "solo", "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "INFO"],
-        cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"celery worker exited with {proc.returncode}")
-        if app.control.ping(timeout=0.5):
-            return proc
-        time.sleep(0.5)
-    proc.kill()
-    raise RuntimeError("celery worker did not answer within 60 s")
+    proc = worker_spawn(queue, f"worker-{queue}-again.log")
+    worker_ready(proc)
+    return proc
 
 
 def worker_stop(proc: Any) -> None:
