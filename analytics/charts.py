@@ -1,7 +1,8 @@
 """Plotly figures for the dashboards: pure functions from snapshot payloads to figure dicts.
 
 No Django and no database: a payload (and the players' names) in, ``{"data": [...], "layout": {...}}`` out,
-rendered in the browser by the small plotly.js basic bundle (scatter, bar, pie).  Every figure is built to
+drawn as a static SVG by ``analytics.svg`` when the page is served, and by the small plotly.js basic bundle
+(scatter, bar, pie) when the reader asks for the interactive figure.  Every figure is built to
 stay readable on a 360 px phone: autosized to its container, a small fixed height, legends under the plot,
 and heat maps drawn as stacked bars (the basic bundle has no heatmap trace).
 """

@@ -1,4 +1,5 @@
-"""Dashboards: Django views that read snapshots only and hand Plotly figures to the browser."""
+"""Dashboards: Django views that read snapshots only; each Plotly figure is served drawn as a static SVG, with its
+figure dict for plotly.js when the reader asks for the interactive version."""
 
 from __future__ import annotations
 
@@ -7,11 +8,12 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy
 
 from scoring import rules
 
-from . import charts, selectors, services
+from . import charts, selectors, services, svg
 from .models import Snapshot
 from .stats import StatsFilter
 
@@ -46,15 +48,19 @@ def _page(
     request: HttpRequest, template: str, snapshot: Snapshot, figures: list[charts.Chart], **context: Any
 ) -> HttpResponse:
     payload = snapshot.payload or {}
-    rendered = [
-        {
-            "id": f"chart-{i}",
-            "title": str(TITLES.get(chart.key, chart.key)),
-            "label": chart.label,
-            "figure": chart.figure,
-        }
-        for i, chart in enumerate(figures)
-    ]
+    rendered = []
+    for i, chart in enumerate(figures):
+        title = str(TITLES.get(chart.key, chart.key))
+        label = f"{title} — {chart.label}" if chart.label else title
+        rendered.append(
+            {
+                "id": f"chart-{i}",
+                "title": title,
+                "label": chart.label,
+                "figure": chart.figure,
+                "svg": mark_safe(svg.figure_svg(chart.figure, label)),  # every text in it is escaped
+            }
+        )
     return render(
         request,
         template,

@@ -97,7 +97,8 @@ def pages_rows(data: dict[str, Any] | None) -> list[Row]:
         (
             "4 dashboard weight",
             f"{data['dashboard_first_kb']:.1f} KB first, {data['dashboard_repeat_kb']:.1f} KB repeat, "
-            f"{data.get('dashboard_scrolled_kb', 0):.1f} KB first + scrolled to the figures",
+            f"{data.get('dashboard_interactive_kb', 0):.1f} KB first + one interactive figure (plotly.js); "
+            f"one-match group {data.get('small_dashboard_first_kb', 0):.1f} KB first",
             "(reported)",
             "",
         ),
@@ -105,7 +106,7 @@ def pages_rows(data: dict[str, Any] | None) -> list[Row]:
     for name, lh in (data.get("lighthouse") or {}).items():
         rows.append(
             (
-                f"4 Lighthouse {name.removeprefix('entry ') if name != 'dashboard' else name} (mobile)",
+                f"4 Lighthouse {name.removeprefix('entry ')} (mobile)",
                 f"performance {lh['performance']:.0f}, accessibility {lh['accessibility']:.0f}",
                 "≥ 95 both",
                 verdict(data["pass"][f"lighthouse {name}"]),

@@ -1,4 +1,5 @@
-"""The statistics dashboard on a 360 px phone: figures drawn as they scroll into view, no horizontal scrolling."""
+"""The statistics dashboard on a 360 px phone: every figure drawn as a static SVG at once, an interactive Plotly
+figure on request (then the others as they scroll into view), no horizontal scrolling."""
 
 from __future__ import annotations
 
@@ -25,12 +26,23 @@ def test_group_dashboard_on_a_phone(page: Any, group: Any, players: Any, user: A
     expect(page.locator("body")).to_contain_text("3 matches")
     figures = page.locator(".stats-figure")
     assert figures.count() >= 2
+    for i in range(figures.count()):  # drawn by the server: there before any script runs, labelled for readers
+        drawing = figures.nth(i).locator("svg.stats-svg")
+        expect(drawing).to_have_attribute("role", "img")
+        assert drawing.get_attribute("aria-label")
+        assert drawing.locator("rect, path").count() > 0
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page.evaluate("'Plotly' in window") is False  # plotly.js is not fetched until asked for
+    shot(page, "dashboard-group")
     last = figures.nth(figures.count() - 1)
     last.scroll_into_view_if_needed()
+    page.locator(".stats-explore").nth(figures.count() - 1).click()
     expect(last.locator(".main-svg").first).to_be_attached(timeout=10_000)  # plotly drew it
-    for i in range(figures.count()):
+    expect(last.locator("svg.stats-svg")).to_have_count(0)
+    expect(page.locator(".stats-explore").nth(figures.count() - 1)).to_be_hidden()
+    for i in range(figures.count()):  # the others follow as they come near the screen
         figures.nth(i).scroll_into_view_if_needed()
         expect(figures.nth(i).locator(".main-svg").first).to_be_attached(timeout=10_000)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
-    shot(page, "dashboard-group")
+    shot(page, "dashboard-group-interactive")
     assert page.js_errors == []

@@ -1,4 +1,5 @@
-/* Draw the dashboard's Plotly figures (loading plotly.js on first need) and follow a running recomputation. */
+/* Turn the dashboard's static figures (SVG drawn by the server) into interactive Plotly figures when the reader
+   asks for one (loading plotly.js then, once), and follow a running recomputation. */
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("stats-charts").textContent);
@@ -15,30 +16,41 @@
     };
     document.head.appendChild(script);
   }
-  function draw(chart) {
-    var el = document.getElementById(chart.id);
-    if (el) {
-      withPlotly(function () { window.Plotly.newPlot(el, chart.figure.data, chart.figure.layout, data.config); });
-    }
+  var byId = {};
+  data.charts.forEach(function (chart) { byId[chart.id] = chart; });
+  function button(id) { return document.querySelector('.stats-explore[data-chart="' + id + '"]'); }
+  function draw(id) {
+    var chart = byId[id], el = document.getElementById(id), b = button(id);
+    if (!chart || !el || chart.drawn) { return; }
+    chart.drawn = true;
+    if (b) { b.disabled = true; b.setAttribute("aria-busy", "true"); }
+    withPlotly(function () {
+      el.textContent = "";
+      window.Plotly.newPlot(el, chart.figure.data, chart.figure.layout, data.config);
+      if (b) { b.hidden = true; }
+    });
   }
-  // Draw a figure when it comes near the screen, each in its own task: a phone does not block on a dozen
-  // figures it has not scrolled to yet.
-  if ("IntersectionObserver" in window) {
-    var byId = {};
-    var seen = new IntersectionObserver(function (entries) {
+  // Once the reader has asked for one interactive figure, plotly.js is here: the others follow as they come
+  // near the screen, each in its own task.
+  var seen = null;
+  function upgradeTheRest() {
+    if (seen || !("IntersectionObserver" in window)) { return; }
+    seen = new IntersectionObserver(function (entries) {
       entries.forEach(function (entry) {
         if (!entry.isIntersecting) { return; }
         seen.unobserve(entry.target);
-        window.setTimeout(function () { draw(byId[entry.target.id]); }, 0);
+        window.setTimeout(function () { draw(entry.target.id); }, 0);
       });
     }, { rootMargin: "300px 0px" });
-    data.charts.forEach(function (chart) {
-      var el = document.getElementById(chart.id);
-      if (el) { byId[chart.id] = chart; seen.observe(el); }
+    Object.keys(byId).forEach(function (id) {
+      var el = document.getElementById(id);
+      if (el) { seen.observe(el); }
     });
-  } else {
-    data.charts.forEach(draw);
   }
+  Array.prototype.forEach.call(document.querySelectorAll(".stats-explore"), function (b) {
+    b.hidden = false;
+    b.addEventListener("click", function () { draw(b.dataset.chart); upgradeTheRest(); });
+  });
   var status = document.getElementById("stats-status");
   if (!status || !status.dataset.pending) { return; }
   var bar = document.getElementById("stats-progress");
