@@ -46,3 +46,18 @@ def test_group_dashboard_on_a_phone(page: Any, group: Any, players: Any, user: A
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     shot(page, "dashboard-group-interactive")
     assert page.js_errors == []
+
+
+def test_a_failed_plotly_download_leaves_the_static_figure(page: Any, group: Any, players: Any, user: Any) -> None:
+    match = services.match_create(
+        group=group, ruleset="abluxxen", options={}, player_ids=[p.pk for p in players[:3]], user=user
+    )
+    services.round_record(match=match, facts={"front": [9, 5, 3], "hand": [0, 2, 4], "end": "out"}, user=user)
+    page.route("**/plotly-basic*.js", lambda route: route.abort())  # offline, say
+    page.goto(f"/stats/groups/{group.pk}/")
+    button = page.locator(".stats-explore").first
+    button.click()
+    expect(button).to_be_enabled()  # it can be tried again
+    expect(button).not_to_have_attribute("aria-busy", "true")
+    expect(page.locator(".stats-figure").first.locator("svg.stats-svg")).to_be_visible()
+    assert page.js_errors == []

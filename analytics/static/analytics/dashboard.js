@@ -4,15 +4,19 @@
   "use strict";
   var data = JSON.parse(document.getElementById("stats-charts").textContent);
   var plotlyUrl = document.currentScript && document.currentScript.dataset.plotly;
-  var waiting = [];
-  function withPlotly(fn) {
+  var waiting = [];  // [drawn, failed] callbacks until plotly.js has loaded (or failed to: offline, say)
+  function withPlotly(fn, failed) {
     if (window.Plotly) { fn(); return; }
-    waiting.push(fn);
+    waiting.push([fn, failed]);
     if (waiting.length > 1 || !plotlyUrl) { return; }
     var script = document.createElement("script");
     script.src = plotlyUrl;
     script.onload = function () {
-      waiting.splice(0).forEach(function (f) { window.setTimeout(f, 0); });
+      waiting.splice(0).forEach(function (w) { window.setTimeout(w[0], 0); });
+    };
+    script.onerror = function () {
+      script.remove();
+      waiting.splice(0).forEach(function (w) { w[1](); });
     };
     document.head.appendChild(script);
   }
@@ -28,6 +32,9 @@
       el.textContent = "";
       window.Plotly.newPlot(el, chart.figure.data, chart.figure.layout, data.config);
       if (b) { b.hidden = true; }
+    }, function () {  // the static figure stays; the button can be tried again
+      chart.drawn = false;
+      if (b) { b.disabled = false; b.removeAttribute("aria-busy"); }
     });
   }
   // Once the reader has asked for one interactive figure, plotly.js is here: the others follow as they come
