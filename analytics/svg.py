@@ -144,15 +144,12 @@ def _categories(traces: Sequence[Mapping[str, Any]], key: str) -> list[str]:
     return list(seen)
 
 
-def _value_range(
-    spec: Mapping[str, Any], values: list[float], *, bars: bool, stacked: Mapping[str, float]
-) -> tuple[float, float]:
+def _value_range(spec: Mapping[str, Any], values: list[float], *, bars: bool) -> tuple[float, float]:
+    """The layout's range, else the values' (with 0 for bars) and a little air."""
     if isinstance(spec.get("range"), list | tuple) and len(spec["range"]) == 2:
         lo, hi = (float(v) for v in spec["range"])
         return lo, hi
-    found = values + list(stacked.values())
-    if bars:
-        found += [0.0]
+    found = [*values, 0.0] if bars else values
     if not found:
         return 0.0, 1.0
     lo, hi = min(found), max(found)
@@ -230,11 +227,10 @@ def _bar_chart(
     for trace in bars:
         for c, v in zip(trace.get(cat_key) or [], trace.get(val_key) or [], strict=False):
             number = _number(v)
-            if number is not None and stack:
+            if number is not None:
                 totals[str(c)] = totals.get(str(c), 0.0) + number
-            elif number is not None:
                 values.append(number)
-    lo, hi = _value_range(val_spec, values, bars=True, stacked=totals)
+    lo, hi = _value_range(val_spec, list(totals.values()) if stack else values, bars=True)
     categories = _categories(bars, cat_key)
     percent = val_spec.get("tickformat") == ".0%"
     if horizontal:  # Plotly puts a category axis's first category at the bottom unless it is reversed
@@ -267,7 +263,7 @@ def _scatter_chart(
         x_axis.categories = _categories(traces, "x")
         x_axis.hi = len(x_axis.categories)
     ys = [v for t in traces for v in (_number(y) for y in t.get("y") or []) if v is not None]
-    lo, hi = _value_range(yspec, ys, bars=False, stacked={})
+    lo, hi = _value_range(yspec, ys, bars=False)
     y_axis = Axis(box.bottom, box.top, lo=lo, hi=hi, reverse=yspec.get("autorange") == "reversed")
     y_axis.percent = yspec.get("tickformat") == ".0%"
     parts = _grid(y_axis, yspec, horizontal=False, across=(box.left, box.right)) + _lines(traces, x_axis, y_axis)
