@@ -89,9 +89,17 @@ class MatchStanding(models.Model):
     ``analytics.standings``; every statistic about matches aggregates these rows in SQL.
     """
 
-    match = models.ForeignKey("scoring.Match", on_delete=models.DO_NOTHING, db_constraint=False, related_name="+")
-    group = models.ForeignKey("scoring.Group", on_delete=models.DO_NOTHING, db_constraint=False, related_name="+")
-    player = models.ForeignKey("scoring.Player", on_delete=models.DO_NOTHING, db_constraint=False, related_name="+")
+    # no single-column indexes (db_index=False): each is the leading column of an index below (match: of
+    # standing_unique), which serves its lookups as well; every extra index costs the rebuild's 800 000 inserts
+    match = models.ForeignKey(
+        "scoring.Match", on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+"
+    )
+    group = models.ForeignKey(
+        "scoring.Group", on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+"
+    )
+    player = models.ForeignKey(
+        "scoring.Player", on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+"
+    )
     ruleset = models.CharField(max_length=20)
     seat = models.PositiveSmallIntegerField()
     team = models.PositiveSmallIntegerField(null=True, blank=True)  # fixed partnership for the whole match
@@ -119,10 +127,17 @@ class RatingHistory(models.Model):
     Matches are processed in (finished_at, match id) order; ``ordinal`` is the conservative value μ − 3σ.
     """
 
-    group = models.ForeignKey("scoring.Group", on_delete=models.DO_NOTHING, db_constraint=False, related_name="+")
+    # as in MatchStanding: each key is the leading column of an index below, so none has an index of its own
+    group = models.ForeignKey(
+        "scoring.Group", on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+"
+    )
     ruleset = models.CharField(max_length=20)
-    player = models.ForeignKey("scoring.Player", on_delete=models.DO_NOTHING, db_constraint=False, related_name="+")
-    match = models.ForeignKey("scoring.Match", on_delete=models.DO_NOTHING, db_constraint=False, related_name="+")
+    player = models.ForeignKey(
+        "scoring.Player", on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+"
+    )
+    match = models.ForeignKey(
+        "scoring.Match", on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+"
+    )
     finished_at = models.DateTimeField()
     rank = models.PositiveSmallIntegerField()
     mu = models.FloatField()
