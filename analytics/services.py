@@ -501,21 +501,25 @@ def _refresh_snapshots(group_id: int, *, start: float = 0.0, threads: int = 1) -
             games=[s["ruleset"] for s in snaps if s["scope"] == "game"],
         )
         now = timezone.now()
-        for snap in snaps:
-            if snap["scope"] == "group":
-                payload = built["group"]
-            elif snap["scope"] == "game":
-                payload = built["games"][snap["ruleset"]]
-            else:
-                payload = built["players"][snap["player_id"]]
-            Snapshot.objects.filter(pk=snap["id"]).update(
-                payload=payload,
-                updated_at=now,
-                computing=False,
-                progress=1.0,
-                stale=Case(When(stale_seq=snap["stale_seq"], then=Value(False)), default=Value(True)),
-            )
-            written += 1
+        # the pass's snapshots change together, in one commit rather than one each (each commit waits for its
+        # WAL flush: the rebuild's 2 900 single-row commits cost it about 1 s). In id order, as _locked_update
+        # locks, so that a writer flagging these snapshots meanwhile waits but never deadlocks with the pass
+        with transaction.atomic():
+            for snap in sorted(snaps, key=lambda snap: snap["id"]):
+                if snap["scope"] == "group":
+                    payload = built["group"]
+                elif snap["scope"] == "game":
+                    payload = built["games"][snap["ruleset"]]
+                else:
+                    payload = built["players"][snap["player_id"]]
+                Snapshot.objects.filter(pk=snap["id"]).update(
+                    payload=payload,
+                    updated_at=now,
+                    computing=False,
+                    progress=1.0,
+                    stale=Case(When(stale_seq=snap["stale_seq"], then=Value(False)), default=Value(True)),
+                )
+                written += 1
         _progress(group_id, start + (1.0 - start) * (i + 1) / len(by_filter))
     return written
 
