@@ -82,6 +82,13 @@ class StatsDirty(models.Model):
         return f"dirty {self.group_id}/{self.match_id}"
 
 
+def _derived_key(to: str) -> models.ForeignKey:
+    """A key of a derived table (standings, ratings): no database constraint, since a rebuild rewrites the rows
+    wholesale, and no single-column index, since each key leads one of the table's composite indexes (match: its
+    unique one), which serves the same lookups; every extra index costs the rebuild's 800 000 inserts."""
+    return models.ForeignKey(to, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+")
+
+
 class MatchStanding(models.Model):
     """One player's final result in one finished match: total, rank (1 = best, ties share) and win.
 
@@ -89,17 +96,9 @@ class MatchStanding(models.Model):
     ``analytics.standings``; every statistic about matches aggregates these rows in SQL.
     """
 
-    # no single-column indexes (db_index=False): each is the leading column of an index below (match: of
-    # standing_unique), which serves its lookups as well; every extra index costs the rebuild's 800 000 inserts
-    match = models.ForeignKey(
-        "scoring.Match", on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+"
-    )
-    group = models.ForeignKey(
-        "scoring.Group", on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+"
-    )
-    player = models.ForeignKey(
-        "scoring.Player", on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+"
-    )
+    match = _derived_key("scoring.Match")
+    group = _derived_key("scoring.Group")
+    player = _derived_key("scoring.Player")
     ruleset = models.CharField(max_length=20)
     seat = models.PositiveSmallIntegerField()
     team = models.PositiveSmallIntegerField(null=True, blank=True)  # fixed partnership for the whole match
@@ -127,17 +126,10 @@ class RatingHistory(models.Model):
     Matches are processed in (finished_at, match id) order; ``ordinal`` is the conservative value μ − 3σ.
     """
 
-    # as in MatchStanding: each key is the leading column of an index below, so none has an index of its own
-    group = models.ForeignKey(
-        "scoring.Group", on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+"
-    )
+    group = _derived_key("scoring.Group")
     ruleset = models.CharField(max_length=20)
-    player = models.ForeignKey(
-        "scoring.Player", on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+"
-    )
-    match = models.ForeignKey(
-        "scoring.Match", on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+"
-    )
+    player = _derived_key("scoring.Player")
+    match = _derived_key("scoring.Match")
     finished_at = models.DateTimeField()
     rank = models.PositiveSmallIntegerField()
     mu = models.FloatField()
