@@ -8,6 +8,8 @@ Every game module exposes the same public shape:
     match options (fixed for the whole match); parsed generically here.
 ``MESSAGES: dict[str, str]``
     message id -> English template (marked with ``N_`` for translation).
+``PARAMS: dict[str, dict[str, str]]`` (optional)
+    message id -> the kinds of its params: seats shown as players' names, ids shown as labels (``types.py``).
 ``SECTIONS: dict[str, str]``
     rule anchor -> English section title, used by explanations and errors.
 ``FACTS_SCHEMA: dict``
@@ -26,6 +28,9 @@ Every game module exposes the same public shape:
     never their explanation lines: rounds already stored are passed with their stored points and no lines.
 ``options_validate(options, *, players) -> None`` (optional)
     extra checks of options that the generic parser cannot make.
+``LANGUAGE_DEFAULTS: dict[str, dict[str, Any]]`` (optional)
+    language code -> option defaults for a match created in that language (NJET: the Hungarian UI
+    defaults to the Hungarian edition); the creator's choice still wins, and the parsed value is stored.
 ``fixed_teams(options, *, players) -> dict[int, int] | None`` (optional)
     seat -> partnership for a game played in the same teams all match (the statistics rate them as teams).
 ``WINNERS_BY_TOTALS: bool`` (optional, default False)
@@ -44,6 +49,7 @@ from typing import Any
 
 from .errors import Complaints, InvalidRound, Problem
 from .types import N_, Line, MatchState, OptionSpec, RoundResult
+from .wording import PLAYER_FALLBACK, NTranslate, Translate, fill
 
 __all__ = [
     "KEYS",
@@ -78,6 +84,7 @@ MESSAGES: dict[str, str] = {
     "core.option_int": N_("{option} must be a whole number from {low} to {high}."),
     "core.option_bool": N_("{option} must be true or false."),
     "core.facts_object": N_("The round facts must be a JSON object."),
+    "core.player": PLAYER_FALLBACK,
 }
 
 
@@ -106,6 +113,7 @@ class Ruleset:
         self.max_players: int = module.MAX_PLAYERS
         self.options: tuple[OptionSpec, ...] = module.OPTIONS
         self.messages: dict[str, str] = {**MESSAGES, **module.MESSAGES}
+        self.params: dict[str, dict[str, str]] = dict(getattr(module, "PARAMS", {}))
         self.sections: dict[str, str] = module.SECTIONS
         self.facts_schema: dict[str, Any] = module.FACTS_SCHEMA
         self.example: dict[str, Any] = module.EXAMPLE
@@ -117,7 +125,7 @@ class Ruleset:
         return f"<Ruleset {self.key}>"
 
     def _complaints(self) -> Complaints:
-        return Complaints(self.messages)
+        return Complaints(self.messages, self.params)
 
     def players_check(self, players: int) -> None:
         c = self._complaints()
@@ -176,6 +184,12 @@ class Ruleset:
         if extra_check is not None:
             extra_check(out, players=players)
         return out
+
+    def language_defaults(self, language: str | None) -> dict[str, Any]:
+        """Option defaults that depend on the language a match is created in (``"hu-hu"`` counts as ``"hu"``)."""
+        table: Mapping[str, Mapping[str, Any]] = getattr(self.module, "LANGUAGE_DEFAULTS", {})
+        base = (language or "").split("-")[0].lower()
+        return dict(table.get(base, {}))
 
     def fixed_teams(self, options: Mapping[str, Any], *, players: int) -> dict[int, int] | None:
         """Seat -> partnership when the game is played in fixed teams with these (parsed) options, else None."""
@@ -246,11 +260,26 @@ class Ruleset:
         """The canonical JSON form of submitted facts (what gets stored)."""
         return to_jsonable(self.facts_parse(facts, players=players, options=options))
 
-    def render(self, msg: str, params: Mapping[str, Any], translate: Any = None) -> str:
-        template = self.messages[msg]
-        if translate is not None:
-            template = translate(template)
-        return template.format(**params)
+    def render(
+        self,
+        msg: str,
+        params: Mapping[str, Any],
+        translate: Translate | None = None,
+        *,
+        names: Sequence[str] | None = None,
+        ntranslate: NTranslate | None = None,
+    ) -> str:
+        """Message ``msg`` filled with ``params``: seats as the players' ``names`` (or "player 1" without them),
+        ids as labels, in the language of ``translate``/``ntranslate`` (gettext, ngettext), else English."""
+        return fill(
+            self.messages[msg],
+            params,
+            kinds=self.params.get(msg),
+            labels=self.messages,
+            names=names,
+            translate=translate,
+            ntranslate=ntranslate,
+        )
 
     def describe(self) -> dict[str, Any]:
         return {

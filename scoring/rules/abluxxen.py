@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import Complaints
-from .types import N_, MatchState, OptionSpec, RoundResult, line, totals_of
+from .types import N_, NP_, MatchState, OptionSpec, RoundResult, line, totals_of
 
 KEY = "abluxxen"
 NAME = "Húzz egyet! / Abluxxen"
@@ -87,11 +87,21 @@ MESSAGES: dict[str, str] = {
     "abluxxen.exhausted_hands": N_(
         "A player with no hand cards went out and ended the game at once; the game did not end on the draw pile."
     ),
-    "abluxxen.match_over": N_("The match was {games} game(s) and is over."),
-    "abluxxen.front": N_("{count} card(s) laid out in front × +1"),
-    "abluxxen.hand": N_("{count} card(s) left in hand × −1"),
+    "abluxxen.match_over": NP_(
+        "The match was {games} game and is over.", "The match was {games} games and is over.", "games"
+    ),
+    "abluxxen.front": NP_("{count} card laid out in front × +1", "{count} cards laid out in front × +1"),
+    "abluxxen.hand": NP_("{count} card left in hand × −1", "{count} cards left in hand × −1"),
     "abluxxen.tie_break": N_("Tied on points: fewer cards left in hand ({hand}) wins."),
+    # the modes' names, for the params of kind "abluxxen.mode"
+    "abluxxen.mode.base": N_("base game"),
+    "abluxxen.mode.advanced": N_("advanced"),
+    "abluxxen.mode.master": N_("master"),
+    "abluxxen.mode.duel": N_("duel"),
 }
+
+# message id -> its params' kinds (the mode shown by its name)
+PARAMS: dict[str, dict[str, str]] = {"abluxxen.mode_players": {"mode": "abluxxen.mode"}}
 
 SECTIONS: dict[str, str] = {
     "abluxxen-players": N_("Players and modes"),
@@ -168,7 +178,7 @@ def _counts(c: Complaints, data: Mapping[str, Any], name: str, players: int) -> 
 
 def facts_parse(data: Mapping[str, Any], *, players: int, options: Mapping[str, Any]) -> Facts:
     """Shape-check the submitted facts (card counts per seat and how the game ended)."""
-    c = Complaints(MESSAGES)
+    c = Complaints(MESSAGES, PARAMS)
     for name in data:
         if name not in FACTS_SCHEMA["properties"]:
             c.add(str(name), "abluxxen.unknown_field", "abluxxen-round", name=str(name))
@@ -188,7 +198,7 @@ def facts_parse(data: Mapping[str, Any], *, players: int, options: Mapping[str, 
 
 def options_validate(options: Mapping[str, Any], *, players: int) -> None:
     """The duel is for 2 players; base, advanced and master for 3–5."""
-    c = Complaints(MESSAGES)
+    c = Complaints(MESSAGES, PARAMS)
     mode = str(options["mode"])
     low, high = MODE_PLAYERS[mode]
     c.check(
@@ -209,7 +219,7 @@ def options_validate(options: Mapping[str, Any], *, players: int) -> None:
 
 def validate(facts: Facts, *, players: int, options: Mapping[str, Any], state: MatchState) -> None:
     """Refuse games that cannot have happened (see the module docstring)."""
-    c = Complaints(MESSAGES)
+    c = Complaints(MESSAGES, PARAMS)
     games = int(options["games"])
     c.check(state.rounds_played < games, "", "abluxxen.match_over", "abluxxen-match", games=games)
     total = sum(facts.front) + sum(facts.hand)

@@ -18,8 +18,10 @@ Validation (63 colour cards = 7 colours × 9, 10 "+2" cards, 3 jokers; with 3 pl
 one colour, the fact ``removed_colour``, leave the game): every player has at least one colour card,
 and the players can be given different colours (each started with one card of a colour nobody else
 had); at most 9 cards of a colour, 3 jokers and 10 "+2" cards over all players; none of the
-removed colour. The "last round" card is the 16th card from the bottom and every card drawn ends up
-with a player when a round ends, so at most 15 cards of the game can be missing from the players.
+removed colour. The "last round" card is the 16th card from the bottom, whoever draws it draws another
+card instead, and every card drawn ends up with a player when a round ends: so at most 14 cards of the
+game stay undrawn, and at least 15 − 3 × players do (one last round draws at most 3 cards per player).
+The facts hold no undrawn count: it is the deck less the cards the players hold.
 
 A series ("games" option, usually 4 or one per player) adds the games up; each game the left
 neighbour of the previous starting player starts. Highest total wins; ties share.
@@ -33,7 +35,7 @@ from itertools import combinations_with_replacement, permutations
 from typing import Any
 
 from .errors import Complaints
-from .types import N_, Line, MatchState, OptionSpec, RoundResult, fixed_rounds_state, line
+from .types import N_, NP_, PLAYER, Line, MatchState, OptionSpec, RoundResult, fixed_rounds_state, line
 
 KEY = "coloretto"
 NAME = "Coloretto"
@@ -50,7 +52,9 @@ PLUS_TWOS = 10
 PLUS_TWO_POINTS = 2
 POSITIVE_COLOURS = 3
 COLOUR_POINTS: dict[int, int] = {1: 1, 2: 3, 3: 6, 4: 10, 5: 15, 6: 21}  # "6-nál több" also 21
-UNDRAWN_AT_MOST = 15  # the "last round" card lies on the bottom 15 cards
+UNDRAWN_BELOW_LAST_ROUND = 15  # the "last round" card lies on the bottom 15 cards ...
+UNDRAWN_AT_MOST = UNDRAWN_BELOW_LAST_ROUND - 1  # ... and whoever draws it draws another card instead
+ROW_CARDS = 3  # a row holds at most 3 cards: one last round draws at most 3 per player
 JOKER_RULES = ("held", "any")
 
 OPTIONS: tuple[OptionSpec, ...] = (
@@ -76,12 +80,12 @@ OPTIONS: tuple[OptionSpec, ...] = (
 MESSAGES: dict[str, str] = {
     "coloretto.unknown_field": N_("There is no round fact called '{name}'."),
     "coloretto.list": N_("Give one whole number per player ({players} numbers)."),
-    "coloretto.count": N_("Must be a whole number from 0 to {high}."),
+    "coloretto.count": N_("Give a whole number of cards from 0 to {high}."),
     "coloretto.colour": N_("The removed colour must be one of: {choices}."),
     "coloretto.removed_needed": N_("With 3 players one colour is removed: say which."),
     "coloretto.removed_unused": N_("A colour is removed only with 3 players."),
     "coloretto.removed_cards": N_("The {colour} cards were removed from the game."),
-    "coloretto.no_colour": N_("Seat {seat} has no colour card, but every player starts with one."),
+    "coloretto.no_colour": N_("{seat} has no colour card, but every player starts with one."),
     "coloretto.start_colours": N_("Every player started with a colour nobody else had; these hands cannot all have."),
     "coloretto.colour_total": N_("There are only 9 {colour} cards; {total} are counted."),
     "coloretto.jokers_total": N_("There are only 3 jokers; {total} are counted."),
@@ -90,11 +94,37 @@ MESSAGES: dict[str, str] = {
         "The game ends only after the “last round” card (the 16th from the bottom): at least {low} "
         "of the {deck} cards end with the players, not {total}."
     ),
-    "coloretto.series_over": N_("The series was {games} game(s) and is over."),
+    "coloretto.too_many": N_(
+        "The game ends after the round in which the “last round” card is drawn, and one round draws at most 3 "
+        "cards per player: at least {undrawn} of the {deck} cards stay undrawn, so at most {high} end with the "
+        "players, not {total}."
+    ),
+    "coloretto.series_over": NP_(
+        "The series was {games} game and is over.", "The series was {games} games and is over.", "games"
+    ),
     "coloretto.joker": N_("Joker → {colour}"),
-    "coloretto.colour_plus": N_("{colour}: {count} card(s) → +{value}"),
-    "coloretto.colour_minus": N_("{colour}: {count} card(s) → −{value}"),
-    "coloretto.plus_twos": N_("{count} “+2” card(s) × 2"),
+    "coloretto.colour_plus": NP_("{colour}: {count} card → +{value}", "{colour}: {count} cards → +{value}"),
+    "coloretto.colour_minus": NP_("{colour}: {count} card → −{value}", "{colour}: {count} cards → −{value}"),
+    "coloretto.plus_twos": NP_("{count} “+2” card × 2", "{count} “+2” cards × 2"),
+    # the colours' names, for the params of kind "coloretto.colour"
+    "coloretto.colour.yellow": N_("yellow"),
+    "coloretto.colour.orange": N_("orange"),
+    "coloretto.colour.red": N_("red"),
+    "coloretto.colour.green": N_("green"),
+    "coloretto.colour.blue": N_("blue"),
+    "coloretto.colour.brown": N_("brown"),
+    "coloretto.colour.grey": N_("grey"),
+}
+
+_COLOUR = {"colour": "coloretto.colour"}
+# message id -> its params' kinds (seats shown as names, colours by their names)
+PARAMS: dict[str, dict[str, str]] = {
+    "coloretto.no_colour": {"seat": PLAYER},
+    "coloretto.removed_cards": _COLOUR,
+    "coloretto.colour_total": _COLOUR,
+    "coloretto.joker": _COLOUR,
+    "coloretto.colour_plus": _COLOUR,
+    "coloretto.colour_minus": _COLOUR,
 }
 
 SECTIONS: dict[str, str] = {
@@ -289,7 +319,7 @@ def _counts(c: Complaints, data: Mapping[str, Any], name: str, players: int, hig
 
 def facts_parse(data: Mapping[str, Any], *, players: int, options: Mapping[str, Any]) -> Facts:
     """Shape-check the cards per seat (colours, jokers, "+2") and the removed colour."""
-    c = Complaints(MESSAGES)
+    c = Complaints(MESSAGES, PARAMS)
     known = {f.name for f in fields(Facts)}
     for name in data:
         if name not in known:
@@ -337,9 +367,14 @@ def _validate_start(c: Complaints, facts: Facts, players: int) -> None:
         c.check(distinct, "", "coloretto.start_colours", "coloretto-players")
 
 
+def undrawn_at_least(players: int) -> int:
+    """Cards that stay undrawn at least: the 15 below the "last round" card less one last round's draws."""
+    return max(UNDRAWN_BELOW_LAST_ROUND - ROW_CARDS * players, 0)
+
+
 def validate(facts: Facts, *, players: int, options: Mapping[str, Any], state: MatchState) -> None:
     """Refuse games that cannot have happened (see the module docstring)."""
-    c = Complaints(MESSAGES)
+    c = Complaints(MESSAGES, PARAMS)
     games = int(options["games"])
     c.check(state.rounds_played < games, "", "coloretto.series_over", "coloretto-series", games=games)
     _validate_removed(c, facts, players)
@@ -356,6 +391,11 @@ def validate(facts: Facts, *, players: int, options: Mapping[str, Any], state: M
     taken = sum(sum(getattr(facts, colour)) for colour in COLOURS) + jokers + plus_twos
     low = deck - UNDRAWN_AT_MOST
     c.check(taken >= low, "", "coloretto.too_few", "coloretto-end", low=low, deck=deck, total=taken)
+    undrawn = undrawn_at_least(players)
+    high = deck - undrawn
+    c.check(
+        taken <= high, "", "coloretto.too_many", "coloretto-end", undrawn=undrawn, high=high, deck=deck, total=taken
+    )
     c.raise_if_any()
 
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .types import Scalar
+from .wording import fill
 
 
 @dataclass(frozen=True)
@@ -52,12 +53,13 @@ class Complaints:
         c.raise_if_any()
     """
 
-    def __init__(self, messages: dict[str, str]) -> None:
+    def __init__(self, messages: dict[str, str], kinds: Mapping[str, Mapping[str, str]] | None = None) -> None:
         self.messages = messages
+        self.kinds = kinds or {}
         self.problems: list[Problem] = []
 
     def add(self, field: str, msg: str, rule: str, **params: Scalar) -> None:
-        text = self.messages[msg].format(**params)
+        text = fill(self.messages[msg], params, kinds=self.kinds.get(msg), labels=self.messages)
         self.problems.append(Problem(field=field, msg=msg, rule=rule, text=text, params=tuple(sorted(params.items()))))
 
     def check(self, ok: bool, field: str, msg: str, rule: str, **params: Scalar) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .types import N_
+from .types import N_, NP_
 
 # The five MÜ colours (the box's blue, yellow, red and black cards plus the green MÜ-only cards).
 COLOURS: tuple[str, ...] = ("blue", "yellow", "red", "black", "green")
@@ -172,16 +172,26 @@ MESSAGES: dict[str, str] = {
     "mue.missed": N_("Bid {bid}: the chief's team needed {target} but made only {made}."),
     "mue.level": N_("{made} points are enough for a bid of {level}: short by {bid} − {level} = {shortfall}."),
     "mue.level_none": N_("{made} points are not enough even for a bid of 1: short by the whole bid, {shortfall}."),
-    "mue.triangles": N_("{triangles} triangles in own tricks"),
+    "mue.triangles": NP_("{triangles} triangle in own tricks", "{triangles} triangles in own tricks", "triangles"),
     "mue.bonus_colour": N_("Bid {bid} made with a colour as trump: bonus {bonus}"),
     "mue.bonus_number": N_("Bid {bid} made with the {number}s as trump: bonus {bonus}"),
     "mue.bonus_no_trump": N_("Bid {bid} made without a trump of the chief's: bonus {bonus}"),
     "mue.chief_missed": N_("Chief short by {shortfall}: −10 × {shortfall} = {total}"),
     "mue.partner_missed": N_("Partner of a missed bid: nothing gained, nothing lost"),
     "mue.opponent_gains": N_("Chief short by {shortfall}: 5 × {shortfall} = {total}"),
-    "mue.eklat": N_("Eklat: {count} players tied with {cards} cards each; the round is not played."),
-    "mue.eklat_tied": N_("Tied with {cards} cards: 5 × {cards} = {total}"),
-    "mue.eklat_last": N_("Tied last with {cards} cards: −10 × {cards} = {total}"),
+    "mue.eklat": NP_(
+        "Eklat: {count} players tied with {cards} card each; the round is not played.",
+        "Eklat: {count} players tied with {cards} cards each; the round is not played.",
+        "cards",
+    ),
+    "mue.eklat_tied": NP_(
+        "Tied with {cards} card: 5 × {cards} = {total}", "Tied with {cards} cards: 5 × {cards} = {total}", "cards"
+    ),
+    "mue.eklat_last": NP_(
+        "Tied last with {cards} card: −10 × {cards} = {total}",
+        "Tied last with {cards} cards: −10 × {cards} = {total}",
+        "cards",
+    ),
     "mue.no_bid": N_("Nobody bid: nobody scores this round."),
 }
 

@@ -54,6 +54,7 @@ from .muzicando_facts import (
     LEVEL_VALUES,
     MESSAGES,
     OPTIONS,
+    PARAMS,
     SECTIONS,
     TEAM_BREACH,
     TEAM_MIN_DEALS,
@@ -76,6 +77,7 @@ __all__ = [
     "MIN_PLAYERS",
     "NAME",
     "OPTIONS",
+    "PARAMS",
     "SECTIONS",
     "VERSION",
     "Contract",
@@ -130,7 +132,7 @@ def deals_of(options: Mapping[str, Any], players: int) -> int:
 
 def options_validate(options: Mapping[str, Any], *, players: int) -> None:
     """Teams need exactly 4 players; bidding alone needs 4 or 8; the match length suits the mode."""
-    c = Complaints(MESSAGES)
+    c = Complaints(MESSAGES, PARAMS)
     deals = int(options["deals"])
     if is_team(options):
         c.check(players == 4, "options.mode", "muzicando.team_players", "muzicando-players", players=players)
@@ -226,7 +228,7 @@ def _validate_contract(c: Complaints, facts: Facts, options: Mapping[str, Any], 
 
 def validate(facts: Facts, *, players: int, options: Mapping[str, Any], state: MatchState) -> None:
     """Refuse deals that cannot have happened or do not fit the match's options."""
-    c = Complaints(MESSAGES)
+    c = Complaints(MESSAGES, PARAMS)
     team = is_team(options)
     deals = deals_of(options, players)
     c.check(team or state.rounds_played < deals, "", "muzicando.match_over", "muzicando-match", deals=deals)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import Complaints
-from .types import N_, OptionSpec
+from .types import N_, PLAYER, OptionSpec
 
 # --- tables, as the rulebook prints them ("VII. Pontozás", "X. Egyéni játék") -----------------------
 TYPES = ("sarabanda", "glissando", "parada", "muzicando")  # the order of the bids within a level
@@ -83,7 +83,7 @@ MESSAGES: dict[str, str] = {
     "muzicando.deals_individual": N_("The number of deals must be a multiple of the {players} players, not {deals}."),
     "muzicando.match_over": N_("The match was {deals} deals and is over."),
     "muzicando.order": N_("The finishing order must name every seat exactly once."),
-    "muzicando.holding_seat": N_("Seat {seat} is named twice."),
+    "muzicando.holding_seat": N_("{seat} is named twice."),
     "muzicando.holding_tail": N_("Players still holding cards finish behind every player who went out."),
     "muzicando.holding_first": N_("The first in the finishing order went out, so he holds no cards."),
     "muzicando.holding_team": N_("In the team game only the last player can be left holding cards."),
@@ -91,17 +91,32 @@ MESSAGES: dict[str, str] = {
     "muzicando.declarer_needed": N_("Name the declarer (the player whose bid won)."),
     "muzicando.level_needed": N_("Give the level of the winning bid."),
     "muzicando.level_no_bidding": N_("There is no bidding in this match, so the type has no level."),
-    "muzicando.chooser": N_("Seat {chooser} (left of the dealer) chooses the type this deal, not seat {seat}."),
-    "muzicando.placement": N_("Seat {seat} finished in place {place}."),
-    "muzicando.cards_left": N_("Seat {seat} was left holding cards: −1"),
-    "muzicando.contract_made": N_("Contract {bid} made (seat {seat} went out first): +{value}"),
-    "muzicando.contract_failed": N_("Contract {bid} failed (seat {seat} went out first): −{value}"),
+    "muzicando.chooser": N_("{chooser} (left of the dealer) chooses the type this deal, not {seat}."),
+    "muzicando.placement": N_("{seat} finished in place {place}."),
+    "muzicando.cards_left": N_("{seat} was left holding cards: −1"),
+    "muzicando.contract_made": N_("Contract {bid} made ({seat} went out first): +{value}"),
+    "muzicando.contract_failed": N_("Contract {bid} failed ({seat} went out first): −{value}"),
     "muzicando.contract_winner": N_("Won the deal playing {bid}: +{value}"),
     "muzicando.contract_chosen": N_("Chose {bid}: +{value}"),
     "muzicando.no_contract": N_("Four passes: nobody has a contract, placement points only."),
-    "muzicando.breach_team": N_("Rule breach by seat {seat}: the team loses 12."),
+    "muzicando.breach_team": N_("Rule breach by {seat}: the team loses 12."),
     "muzicando.breach_individual": N_("Rule breach: −11, and the deal is void."),
-    "muzicando.void": N_("The deal is void after seat {seat}'s rule breach."),
+    "muzicando.void": N_("The deal is void after {seat}'s rule breach."),
+}
+
+# message id -> params that are seats (shown as the players' names)
+PARAMS: dict[str, dict[str, str]] = {
+    msg: dict.fromkeys(params, PLAYER)
+    for msg, params in {
+        "muzicando.holding_seat": ("seat",),
+        "muzicando.chooser": ("chooser", "seat"),
+        "muzicando.placement": ("seat",),
+        "muzicando.cards_left": ("seat",),
+        "muzicando.contract_made": ("seat",),
+        "muzicando.contract_failed": ("seat",),
+        "muzicando.breach_team": ("seat",),
+        "muzicando.void": ("seat",),
+    }.items()
 }
 
 SECTIONS: dict[str, str] = {
@@ -223,7 +238,7 @@ def _contract(c: Complaints, value: object, players: int) -> Contract | None:
 
 def facts_parse(data: Mapping[str, Any], *, players: int, options: Mapping[str, Any]) -> Facts:
     """Shape-check a deal: the finishing order, who holds cards, the contract and any rule breach."""
-    c = Complaints(MESSAGES)
+    c = Complaints(MESSAGES, PARAMS)
     _unknown(c, data, FACTS_SCHEMA["properties"], "")
     order = _seats(c, data, "order", players)
     holding = _seats(c, data, "holding", players)

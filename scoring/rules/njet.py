@@ -13,10 +13,12 @@ Ambiguities (RULES.md) and the options that settle them:
 - ``recording``: "full" (default) — every player scores the team total; "difference" — the players of
   the higher team score the difference between the team totals, the others 0 (the rulebook's
   "other way of scoring").
-- ``tie_rule``: "english" (default) — of equal cards the LAST played wins, and a player only has to
+- ``tie_rule`` (the edition): "english" — of equal cards the LAST played wins, and a player only has to
   follow the printed colour of the led card; "hungarian" — the EARLIER played wins and a led trump or
   super trump must be answered with trump or super trump. Round scoring does not depend on it; the trick
-  referee reads ``options["tie_rule"]``.
+  referee reads ``options["tie_rule"]``. A new match defaults to the edition of the language it is created
+  in (:data:`LANGUAGE_DEFAULTS`: Hungarian → "hungarian") and stores it; the option's own default stays
+  "english", so a stored match without the key keeps the English rule it was created with.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import Complaints
-from .types import N_, Line, MatchState, OptionSpec, RoundResult, fixed_rounds_state, line
+from .types import N_, NP_, Line, MatchState, OptionSpec, RoundResult, fixed_rounds_state, line
 
 KEY = "njet"
 NAME = "NJET"
@@ -77,11 +79,14 @@ OPTIONS: tuple[OptionSpec, ...] = (
         key="tie_rule",
         kind="choice",
         default="english",
-        label=N_("Equal cards: English edition (last played wins) or Hungarian edition (earlier wins)"),
+        label=N_("Edition of the rules (they differ on equal cards and on answering a led trump)"),
         rule="njet-trick-winner",
         choices=TIE_RULES,
     ),
 )
+
+# The edition a match created in a language defaults to (the rulebook of that language); others: English.
+LANGUAGE_DEFAULTS: dict[str, dict[str, Any]] = {"hu": {"tie_rule": "hungarian"}}
 
 SECTIONS: dict[str, str] = {
     "njet-players": N_("Players, cards and rounds"),
@@ -128,9 +133,13 @@ MESSAGES: dict[str, str] = {
     ),
     "njet.booty_total": N_("The deck holds only {zeros} zeros; {booty} captured is too many."),
     # explanation lines
-    "njet.haul": N_("{tricks} tricks + {booty} zeros = {haul}"),
-    "njet.haul_monster": N_("({tricks} tricks + {booty} zeros) × 2 for the monster card = {haul}"),
-    "njet.team_total": N_("Team: {haul} tricks and zeros × {per_trick} points = {total}"),
+    "njet.haul": N_("tricks {tricks} + zeros captured {booty} = {haul}"),
+    "njet.haul_monster": N_("(tricks {tricks} + zeros captured {booty}) × 2 for the monster card = {haul}"),
+    "njet.team_total": NP_(
+        "Team: {haul} (tricks and zeros) × {per_trick} point = {total}",
+        "Team: {haul} (tricks and zeros) × {per_trick} points = {total}",
+        "per_trick",
+    ),
     "njet.difference": N_("Difference: {own} − {other} = {difference}"),
     "njet.difference_none": N_("{own} is not more than the other team's {other}: nothing"),
 }

@@ -42,7 +42,7 @@ from .sticheln_hattrick import (
     hattrick_validate,
     scored,
 )
-from .types import N_, Line, MatchState, OptionSpec, RoundResult, fixed_rounds_state, line
+from .types import N_, NP_, Line, MatchState, OptionSpec, RoundResult, fixed_rounds_state, line
 
 __all__ = [
     "EXAMPLE",
@@ -53,6 +53,7 @@ __all__ = [
     "MIN_PLAYERS",
     "NAME",
     "OPTIONS",
+    "PARAMS",
     "SECTIONS",
     "VERSION",
     "Card",
@@ -127,28 +128,62 @@ MESSAGES: dict[str, str] = {
     # score lines; {cards} and {chooser} read like "red 2 + red 5" (colour ids and numbers)
     "sticheln.pain_cards": N_("{cards} + chooser {chooser} = {total}"),
     "sticheln.pain_chooser": N_("chooser {chooser} = {total}"),
-    "sticheln.pain_counted": N_("{count} pain cards worth {sum} + chooser {chooser} = {total}"),
+    "sticheln.pain_counted": NP_(
+        "{count} pain card worth {sum} + chooser {chooser} = {total}",
+        "{count} pain cards worth {sum} + chooser {chooser} = {total}",
+    ),
     "sticheln.lucky_cards": N_("lucky {cards} + chooser {chooser} = {total}"),
     "sticheln.lucky_chooser": N_("lucky chooser {chooser} = {total}"),
-    "sticheln.lucky_counted": N_("{count} lucky cards worth {sum} + chooser {chooser} = {total}"),
-    "sticheln.gentle_pain": N_("{count} pain cards, chooser {chooser} included, × −5 = {total}"),
+    "sticheln.lucky_counted": NP_(
+        "{count} lucky card worth {sum} + chooser {chooser} = {total}",
+        "{count} lucky cards worth {sum} + chooser {chooser} = {total}",
+    ),
+    "sticheln.gentle_pain": NP_(
+        "{count} pain card, chooser {chooser} included, × −5 = {total}",
+        "{count} pain cards, chooser {chooser} included, × −5 = {total}",
+    ),
     "sticheln.delayed_cards": N_("{cards} = {total}"),
-    "sticheln.delayed_counted": N_("{count} pain cards worth {sum} = {total}"),
+    "sticheln.delayed_counted": NP_(
+        "{count} pain card worth {sum} = {total}", "{count} pain cards worth {sum} = {total}"
+    ),
     "sticheln.delayed_chosen": N_("pain colour {colour}, picked by the player"),
     "sticheln.delayed_proposed": N_("pain colour {colour}, proposed as the cheapest"),
     "sticheln.delayed_none": N_("no trick taken = {total}"),
-    "sticheln.others": N_("{count} other cards × +1 = {total}"),
-    "sticheln.others_reverse": N_("{count} other cards × −1 = {total}"),
+    "sticheln.others": NP_("{count} other card × +1 = {total}", "{count} other cards × +1 = {total}"),
+    "sticheln.others_reverse": NP_("{count} other card × −1 = {total}", "{count} other cards × −1 = {total}"),
     **FACTS_MESSAGES,
     **VALIDATION_MESSAGES,
     **HATTRICK_MESSAGES,
+    # the variants' names, for the params of kind "sticheln.variant"
+    "sticheln.variant.classic": N_("classic"),
+    "sticheln.variant.reverse": N_("reverse"),
+    "sticheln.variant.gentle": N_("gentle"),
+    "sticheln.variant.heavy": N_("heavy"),
+    "sticheln.variant.foggy": N_("foggy"),
+    "sticheln.variant.delayed": N_("delayed"),
+    "sticheln.variant.hattrick": N_("Hattrick"),
+    # the colours' names, for the params of kind "sticheln.colour"
+    "sticheln.colour.red": N_("red"),
+    "sticheln.colour.yellow": N_("yellow"),
+    "sticheln.colour.green": N_("green"),
+    "sticheln.colour.blue": N_("blue"),
+    "sticheln.colour.brown": N_("brown"),
+    "sticheln.colour.purple": N_("purple"),
 }
+
+_COLOURED = ("colour", "colours", "tied", "cards", "chooser", "card", "pain", "chosen")
+# message id -> its params' kinds: in Sticheln these params always hold colour ids ("red", "red 2 + red 5"),
+# shown by the colours' names; the variant by its name
+PARAMS: dict[str, dict[str, str]] = {
+    msg: {param: "sticheln.colour" for param in _COLOURED if "{" + param + "}" in template}
+    for msg, template in MESSAGES.items()
+} | {"sticheln.facts_variant": {"variant": "sticheln.variant"}}
 
 
 def _variant(options: Mapping[str, Any]) -> str:
     variant = options.get("variant", "classic")
     if variant not in VARIANTS:
-        c = Complaints(MESSAGES)
+        c = Complaints(MESSAGES, PARAMS)
         c.add("options.variant", "sticheln.variant_unknown", "sticheln-options", variant=str(variant))
         c.raise_if_any()
     return str(variant)
@@ -165,7 +200,7 @@ def options_validate(options: Mapping[str, Any], *, players: int) -> None:
     """Hattrick is for 4 to 7 players only."""
     variant = _variant(options)
     if deck_for(players, variant) is None:
-        c = Complaints(MESSAGES)
+        c = Complaints(MESSAGES, PARAMS)
         _players_complaint(c, players, variant)
         c.raise_if_any()
 
@@ -173,7 +208,7 @@ def options_validate(options: Mapping[str, Any], *, players: int) -> None:
 def facts_parse(data: Mapping[str, Any], *, players: int, options: Mapping[str, Any]) -> Facts | HattrickFacts:
     """Read the submitted JSON (``FACTS_SCHEMA``); shape errors raise InvalidRound with field paths."""
     variant = _variant(options)
-    c = Complaints(MESSAGES)
+    c = Complaints(MESSAGES, PARAMS)
     facts: Facts | HattrickFacts = Facts(seats=())
     if not isinstance(data, Mapping):
         c.add("facts", "sticheln.facts_object", "sticheln-round")
@@ -188,7 +223,7 @@ def facts_parse(data: Mapping[str, Any], *, players: int, options: Mapping[str, 
 def validate(facts: Facts | HattrickFacts, *, players: int, options: Mapping[str, Any], state: MatchState) -> None:
     """Refuse a round the deck or the rules cannot produce, naming every broken rule at once."""
     variant = _variant(options)
-    c = Complaints(MESSAGES)
+    c = Complaints(MESSAGES, PARAMS)
     c.check(not state.finished, "", "sticheln.match_over", "sticheln-end", rounds=ROUNDS)
     deck = deck_for(players, variant)
     if deck is None:

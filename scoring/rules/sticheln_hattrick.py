@@ -20,7 +20,7 @@ from typing import Any
 from .errors import Complaints
 from .sticheln_deck import BLUE, GREEN, HATTRICK_COLOURS, RED, Deck
 from .sticheln_facts import read_colour, read_count, read_keys, read_seats
-from .types import N_, Line, RoundResult, Scalar, line
+from .types import N_, NP_, Line, RoundResult, Scalar, line
 
 SEAT_KEYS: tuple[str, ...] = (RED, BLUE, GREEN, "face_down", "best")
 
@@ -44,9 +44,15 @@ HATTRICK_MESSAGES: dict[str, str] = {
     ),
     "sticheln.hattrick_colour": N_("Hattrick uses only red, blue and green, not '{colour}'."),
     "sticheln.hattrick_best": N_("The colour scored +1 must be one with the most cards ({tied}); {colour} is not."),
-    "sticheln.hattrick_best_line": N_("{count} {colour} cards (the most) × +1 = {total}"),
-    "sticheln.hattrick_other_line": N_("{count} {colour} cards × −1 = {total}"),
-    "sticheln.hattrick_face_down_line": N_("{count} face-down cards × −2 = {total}"),
+    "sticheln.hattrick_best_line": NP_(
+        "{count} {colour} card (the most) × +1 = {total}", "{count} {colour} cards (the most) × +1 = {total}"
+    ),
+    "sticheln.hattrick_other_line": NP_(
+        "{count} {colour} card × −1 = {total}", "{count} {colour} cards × −1 = {total}"
+    ),
+    "sticheln.hattrick_face_down_line": NP_(
+        "{count} face-down card × −2 = {total}", "{count} face-down cards × −2 = {total}"
+    ),
     "sticheln.hattrick_tie_chosen": N_("{tied} tie for the most cards; the player scores {colour} as +1."),
     "sticheln.hattrick_tie_proposed": N_(
         "{tied} tie for the most cards; {colour} is scored as +1 (proposed: the choice does not change the score)."

@@ -14,11 +14,14 @@ Entry points (the REST API and the UI call exactly these):
     ``setup`` per game:
 
     - njet: ``{"trump": colour|null, "super_trump": colour|null}`` (the 0s of that colour); option
-      ``tie_rule``: "english" (default) or "hungarian" (see :mod:`.tricks_njet`);
+      ``tie_rule`` (the edition): "english" (default) or "hungarian" (see :mod:`.tricks_njet`); the
+      result's ``edition`` note says which edition's rules decided;
     - mue: ``{"chief_trump": trump|null, "vice_trump": trump|null}``, a trump being ``{"kind": "colour",
       "value": colour}``, ``{"kind": "number", "value": 0-9}`` or ``{"kind": "none"}``;
-    - meinz: ``{}``;
-    - was-sticht: ``{"trump_colour": colour|null, "trump_number": 1-9|null}``;
+    - meinz: ``{}``; a trick always has four cards: with three players one of them is the monster's
+      (``"monster": true``), and without a ``players`` option that flag makes it a 3-player trick;
+    - was-sticht: ``{"trump_colour": colour|null, "trump_number": 1-9|null}``; with three players a
+      trick in play has 3 cards and a draft row 4 (the table hand's last);
     - sticheln: ``{"variant": "classic"|"reverse"|…}`` (or the match option ``variant``; default classic).
 
     ``options`` may carry ``players`` (else the trick's size tells) and the game's match options; other
@@ -104,6 +107,8 @@ class TrickResult:
     notes: tuple[Note, ...]
     legality: tuple[Note, ...]
     illegal: tuple[Note, ...]
+    edition: Note | None = None  # NJET: which edition's rules decided (the editions differ)
+    players: int | None = None  # the player count the trick was judged for, when known
 
     def param_dict(self) -> dict[str, Scalar]:
         return dict(self.params)
@@ -121,6 +126,8 @@ class TrickResult:
             "notes": [n.as_dict() for n in self.notes],
             "legality": [n.as_dict() for n in self.legality],
             "illegal": [n.as_dict() for n in self.illegal],
+            "edition": None if self.edition is None else self.edition.as_dict(),
+            "players": self.players,
         }
 
 
@@ -313,6 +320,8 @@ def referee(
     parsed = [_play(c, game, data, i, players, seat_high) for i, data in enumerate(plays)]
     c.raise_if_any()
     trick = tuple(play for play in parsed if play is not None)
+    if players is None:
+        players = game.players_from(trick)
     _check_cards(c, game, trick, players)
     game.check_plays(trick, c, players)
     c.raise_if_any()
@@ -339,6 +348,8 @@ def referee(
         notes=verdict.notes,
         legality=tuple(n for _, n in legality),
         illegal=tuple(n for ok, n in legality if not ok),
+        edition=game.edition(parsed_setup),
+        players=players,
     )
 
 

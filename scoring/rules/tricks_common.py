@@ -215,6 +215,14 @@ class TrickGame(ABC, Generic[S]):
         """How many cards of one colour carry ``value`` (most decks: one)."""
         return 1
 
+    def edition(self, setup: S) -> Note | None:
+        """The edition whose rules decided the trick, when the editions differ (NJET); None elsewhere."""
+        return None
+
+    def players_from(self, plays: Sequence[Play]) -> int | None:
+        """The player count the plays themselves imply (most games: one card per player)."""
+        return self.infer_players(len(plays))
+
     def trick_sizes(self, players: int | None) -> tuple[int, ...]:
         """The possible numbers of cards in a trick: one per player."""
         if players is None:

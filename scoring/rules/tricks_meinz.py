@@ -69,6 +69,14 @@ class Meinz(TrickGame[MeinzSetup]):
     def trick_sizes(self, players: int | None) -> tuple[int, ...]:
         return (TRICK_CARDS,)
 
+    def infer_players(self, cards: int) -> int | None:
+        # Four cards are four players, or three and the monster: the cards alone do not tell.
+        return None
+
+    def players_from(self, plays: Sequence[Play]) -> int | None:
+        """A trick with the monster's card is a 3-player trick, one without it a 4-player trick."""
+        return min(MONSTERS_BY_PLAYERS) if any(play.monster for play in plays) else max(MONSTERS_BY_PLAYERS)
+
     def parse_setup(self, data: Mapping[str, Any], options: Mapping[str, Any], c: Complaints) -> MeinzSetup:
         return MeinzSetup()
 

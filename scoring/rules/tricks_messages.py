@@ -36,6 +36,14 @@ MESSAGES: dict[str, str] = {
         "{count} equal cards could take the trick; {colour} {value} was played last of them, and of equal cards the "
         "last played wins (English edition)."
     ),
+    "tricks.njet_edition_english": N_(
+        "Decided by the English edition's rules: of equal cards the last played wins, and a player only has to "
+        "follow the printed colour of the led card."
+    ),
+    "tricks.njet_edition_hungarian": N_(
+        "Decided by the Hungarian edition's rules: of equal cards the earlier played wins, and a led trump or super "
+        "trump must be answered with a trump or a super trump."
+    ),
     "tricks.mue_double_trump": N_(
         "{colour} {value} is a double trump (one trump gives its colour, the other its number): it beats every "
         "other trump."

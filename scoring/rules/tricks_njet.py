@@ -28,6 +28,7 @@ from .tricks_common import (
     choice,
     colour_or_none,
     follow_check,
+    note,
     tiered_verdict,
     trump_ranks,
 )
@@ -108,6 +109,11 @@ class Njet(TrickGame[NjetSetup]):
             super_trump=colour_or_none(c, data, "super_trump", COLOURS, **kw),
             hungarian=tie_rule == "hungarian",
         )
+
+    def edition(self, setup: NjetSetup) -> Note:
+        """Every NJET verdict names the edition whose tie and follow rules it applied."""
+        msg = "tricks.njet_edition_hungarian" if setup.hungarian else "tricks.njet_edition_english"
+        return note(msg, self.rule)
 
     def judge(self, setup: NjetSetup, plays: Sequence[Play]) -> Verdict:
         lead = plays[0].card

@@ -22,6 +22,35 @@ def N_(text: str) -> str:
     return text
 
 
+class Plural(str):
+    """An English message template with a plural form: the string itself is the singular.
+
+    ``count_param`` names the param whose number picks the form; the Django layer passes both forms to ``ngettext``, so
+    each language uses its own plural rule (Hungarian keeps the noun singular after a numeral).
+    """
+
+    plural: str
+    count_param: str
+
+    def __new__(cls, singular: str, plural: str, count: str = "count") -> Plural:
+        self = super().__new__(cls, singular)
+        self.plural = plural
+        self.count_param = count
+        return self
+
+
+def NP_(singular: str, plural: str, count: str = "count") -> str:
+    """Mark a template with a plural form (``makemessages --keyword=NP_:1,2``); see :class:`Plural`."""
+    return Plural(singular, plural, count)
+
+
+PLAYER = "player"
+"""The param kind of a seat number. A game module's ``PARAMS: dict[str, dict[str, str]]`` maps a message id
+to its params' kinds: ``PLAYER`` for a seat (shown as the player's name, never as a seat number), or a
+message-id prefix for an id shown as a label (``"was-sticht.task"``: the task "exactly-2" is shown as the
+message ``"was-sticht.task.exactly-2"``, "Exactly 2 tricks"). Params not listed are shown as they are."""
+
+
 @dataclass(frozen=True)
 class Line:
     """One line of a score explanation.

@@ -10,8 +10,9 @@ The task cards themselves live in :mod:`.was_sticht_tasks`; who wins a trick is 
   picks one of their tasks and all reveal.  After the 9 tricks a fulfilled task goes back to the box (1 point).
 * The start player picks no task but may fulfil ANY revealed one: if he fulfils it and its owner does not, he returns
   one of his own tasks — only one per round however many he fulfils; if both fulfil it only the owner returns it.
-  The rulebook lets him return any of his tasks; by default the app returns his first task still held in draft order
-  (the fact ``start_return`` names another one when the table wants).
+  The rulebook lets him return any of his tasks ("egy tetszőleges feladatkártyáját"): the optional fact
+  ``start_return`` is his choice, accepted only when he holds that task and earned a return this round; without it
+  the app proposes his first task still held in draft order (what every round stored without the fact scores by).
 * The game ends as soon as a player has returned all four tasks; everyone who does so in that round wins.
 
 Option ``exactly_split``: the box holds 8 "exactly N tricks" cards, split not printed.  "even" (default) reads it as
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import Complaints
-from .types import N_, MatchState, OptionSpec, RoundResult, totals_of
+from .types import N_, PLAYER, MatchState, OptionSpec, RoundResult, totals_of
 from .was_sticht_tasks import (
     COLOUR_MESSAGES,
     COLOURS,
@@ -41,6 +42,8 @@ from .was_sticht_tasks import (
     Verdict,
     colours_check,
     draft_check,
+    judged,
+    proposed_return,
     round_verdict,
     verdict_lines,
 )
@@ -102,14 +105,35 @@ MESSAGES: dict[str, str] = {
     "was-sticht.colours_list": N_("Give the colours in this player's tricks as a list, or leave it empty."),
     # game rules
     "was-sticht.match_over": N_("The game is over: a player has returned all four task cards."),
-    "was-sticht.start_player_turn": N_("The start player rotates to the left: this round it is seat {expected}."),
+    "was-sticht.start_player_turn": N_("The start player rotates to the left: this round it is {expected}."),
     "was-sticht.tricks_negative": N_("A player cannot take {tricks} tricks."),
     "was-sticht.tricks_sum": N_("Nine tricks are played each round, but these add up to {total}."),
-    "was-sticht.last_trick_taker": N_("Seat {seat} took the last trick, so it has at least one trick, not 0."),
+    "was-sticht.last_trick_taker": N_("{seat} took the last trick, so has at least one trick, not 0."),
     "was-sticht.start_no_task": N_("The start player picks no task card."),
     "was-sticht.task_missing": N_("Every player except the start player picks one task card."),
-    "was-sticht.task_not_held": N_("Seat {seat} does not hold the task '{task}' (held: {held})."),
-    "was-sticht.start_return_not_held": N_("The start player does not hold the task '{task}' (held: {held})."),
+    "was-sticht.task_not_held": N_("{seat} does not hold the task “{task}” (held: {held})."),
+    "was-sticht.start_return_not_held": N_("{seat}, the start player, does not hold the task “{task}” (held: {held})."),
+    "was-sticht.start_return_not_earned": N_(
+        "{seat}, the start player, fulfilled no revealed task that its owner missed, so returns no task this "
+        "round (not “{task}”)."
+    ),
+}
+
+_TASK, _COLOUR = "was-sticht.task", "was-sticht.colour"
+# message id -> its params' kinds: seats shown as names, task and colour ids as their labels
+PARAMS: dict[str, dict[str, str]] = {
+    "was-sticht.start_player_turn": {"expected": PLAYER},
+    "was-sticht.last_trick_taker": {"seat": PLAYER},
+    "was-sticht.task_not_held": {"seat": PLAYER, "task": _TASK, "held": _TASK},
+    "was-sticht.start_return_not_held": {"seat": PLAYER, "task": _TASK, "held": _TASK},
+    "was-sticht.start_return_not_earned": {"seat": PLAYER, "task": _TASK},
+    "was-sticht.start_both": {"owner": PLAYER, "task": _TASK},
+    "was-sticht.start_returns": {"task": _TASK},
+    "was-sticht.start_returns_chosen": {"task": _TASK},
+    "was-sticht.draft_copies": {"task": _TASK},
+    "was-sticht.no_colour_done": {"colour": _COLOUR},
+    "was-sticht.no_colour_has": {"colour": _COLOUR},
+    "was-sticht.no_colour_no_trick": {"colour": _COLOUR},
 }
 
 FACTS_SCHEMA: dict[str, Any] = {
@@ -155,8 +179,9 @@ FACTS_SCHEMA: dict[str, Any] = {
         "start_return": {
             "type": ["string", "null"],
             "enum": [*TASK_COPIES, None],
-            "description": "Optional: which of his tasks the start player returns if he earns a return "
-            "(default: his first task still held, in draft order).",
+            "description": "Optional: which of his tasks the start player returns (the rulebook lets him choose); "
+            "only when he earns a return this round and holds that task. Absent: his first task still held, "
+            "in draft order.",
         },
     },
 }
@@ -209,7 +234,7 @@ _FIELDS = ("start_player", "trump_colour", "trump_number", "chosen", "tricks", "
 # --- options ---------------------------------------------------------------------------------------------------
 def options_validate(options: Mapping[str, Any], *, players: int) -> None:
     """The draft: 4 known task cards per seat, never more copies of a card than the box holds."""
-    c = Complaints(MESSAGES)
+    c = Complaints(MESSAGES, PARAMS)
     draft_check(options.get("tasks"), players=players, split=options.get("exactly_split", "even"), c=c)
     c.raise_if_any()
 
@@ -279,7 +304,7 @@ def _trumps(data: Mapping[str, Any], c: Complaints) -> tuple[str | None, int | N
 
 def facts_parse(data: Mapping[str, Any], *, players: int, options: Mapping[str, Any]) -> WasStichtFacts:
     """Check the shape of the submitted facts; the game's rules come in :func:`validate`."""
-    c = Complaints(MESSAGES)
+    c = Complaints(MESSAGES, PARAMS)
     for name in data:
         c.check(name in _FIELDS, str(name), "was-sticht.field_unknown", "was-sticht-round", name=str(name))
     start, last = _seat(data, "start_player", players, c), _seat(data, "last_trick", players, c)
@@ -349,14 +374,28 @@ def _check_tasks(facts: WasStichtFacts, held: list[list[str]], c: Complaints) ->
             "start_return",
             "was-sticht.start_return_not_held",
             "was-sticht-start-player",
+            seat=facts.start_player,
             task=facts.start_return,
             held=", ".join(own),
         )
 
 
+def _check_return_earned(facts: WasStichtFacts, c: Complaints) -> None:
+    """A chosen return needs a return earned: a revealed task he fulfilled while its owner missed it."""
+    if facts.start_return is not None:
+        c.check(
+            start_return_earned(facts),
+            "start_return",
+            "was-sticht.start_return_not_earned",
+            "was-sticht-start-player",
+            seat=facts.start_player,
+            task=facts.start_return,
+        )
+
+
 def validate(facts: WasStichtFacts, *, players: int, options: Mapping[str, Any], state: MatchState) -> None:
     """Refuse rounds the game cannot produce; every broken rule is reported at once."""
-    c = Complaints(MESSAGES)
+    c = Complaints(MESSAGES, PARAMS)
     c.check(not state.finished, "", "was-sticht.match_over", "was-sticht-end")
     expected = state.rounds_played % players
     c.check(
@@ -369,10 +408,22 @@ def validate(facts: WasStichtFacts, *, players: int, options: Mapping[str, Any],
     _check_tricks(facts, c)
     _check_tasks(facts, held_before(state, options), c)
     colours_check(facts.table(), facts.chosen, facts.start_player, players=players, c=c)
+    if not c.problems:  # the tasks can only be judged on a round that is otherwise sound
+        _check_return_earned(facts, c)
     c.raise_if_any()
 
 
 # --- scoring ---------------------------------------------------------------------------------------------------
+def start_return_earned(facts: WasStichtFacts) -> bool:
+    """Did the start player fulfil a revealed task whose owner missed it (so he returns one of his tasks)?"""
+    return bool(judged(facts.chosen, facts.start_player, facts.table()).earned())
+
+
+def start_return_proposed(held: Sequence[str]) -> str | None:
+    """The task the app proposes the start player returns, from the tasks he holds (he may choose another)."""
+    return proposed_return(held)
+
+
 def verdict_of(facts: WasStichtFacts, held: Sequence[Sequence[str]]) -> Verdict:
     """The round's verdict given the tasks held before it (see :func:`.was_sticht_tasks.round_verdict`)."""
     start = facts.start_player

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import Complaints
-from .types import N_, Line, Scalar, line
+from .types import N_, NP_, Line, Scalar, line
 
 # The four colours of the 36 number cards (piros, kék, zöld, sárga).
 COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow")
@@ -62,12 +62,24 @@ TASK_NAMES: dict[str, str] = {
 
 OUTCOME_MESSAGES: dict[str, str] = {
     "was-sticht.betli_done": N_("Betli: no trick taken — fulfilled."),
-    "was-sticht.betli_missed": N_("Betli: {tricks} trick(s) taken — missed."),
-    "was-sticht.no_colour_done": N_("No {colour} card: {tricks} trick(s) without a single {colour} card — fulfilled."),
+    "was-sticht.betli_missed": NP_(
+        "Betli: {tricks} trick taken — missed.", "Betli: {tricks} tricks taken — missed.", "tricks"
+    ),
+    "was-sticht.no_colour_done": NP_(
+        "No {colour} card: {tricks} trick without a single {colour} card — fulfilled.",
+        "No {colour} card: {tricks} tricks without a single {colour} card — fulfilled.",
+        "tricks",
+    ),
     "was-sticht.no_colour_has": N_("No {colour} card: a {colour} card is in the tricks — missed."),
     "was-sticht.no_colour_no_trick": N_("No {colour} card: no trick taken, and the task needs at least one — missed."),
-    "was-sticht.exactly_done": N_("Exactly {target} trick(s): took {tricks} — fulfilled."),
-    "was-sticht.exactly_missed": N_("Exactly {target} trick(s): took {tricks} — missed."),
+    "was-sticht.exactly_done": NP_(
+        "Exactly {target} trick: took {tricks} — fulfilled.",
+        "Exactly {target} tricks: took {tricks} — fulfilled.",
+        "target",
+    ),
+    "was-sticht.exactly_missed": NP_(
+        "Exactly {target} trick: took {tricks} — missed.", "Exactly {target} tricks: took {tricks} — missed.", "target"
+    ),
     "was-sticht.last_done": N_("The last trick: taken — fulfilled."),
     "was-sticht.last_missed": N_("The last trick: taken by another player — missed."),
     "was-sticht.most_done": N_("The most tricks: {tricks}, more than anyone else (next best {other}) — fulfilled."),
@@ -182,7 +194,11 @@ DRAFT_MESSAGES: dict[str, str] = {
     "was-sticht.draft_list": N_("List the drafted task cards per seat: {players} lists of {count} task ids."),
     "was-sticht.draft_count": N_("Every player drafts exactly {count} task cards, not {drafted}."),
     "was-sticht.task_unknown": N_("'{task}' is not a task card; the task ids are: {tasks}."),
-    "was-sticht.draft_copies": N_("The box holds {available} '{task}' card(s), but {drafted} were drafted."),
+    "was-sticht.draft_copies": NP_(
+        "The box holds {available} “{task}” card, but {drafted} were drafted.",
+        "The box holds {available} “{task}” cards, but {drafted} were drafted.",
+        "available",
+    ),
 }
 
 
@@ -220,8 +236,10 @@ def draft_check(drafted: Any, *, players: int, split: str, c: Complaints) -> Non
 # --- the colours in each seat's tricks (what the "no colour" tasks look at) ----------------------------------
 COLOUR_MESSAGES: dict[str, str] = {
     "was-sticht.colours_no_trick": N_("A player without tricks has no colours in them."),
-    "was-sticht.colours_too_few": N_(
-        "{tricks} trick(s) hold {cards} cards, so at least {needed} colours (9 cards each), not {count}."
+    "was-sticht.colours_too_few": NP_(
+        "{tricks} trick holds {cards} cards, so at least {needed} colours (9 cards each), not {count}.",
+        "{tricks} tricks hold {cards} cards, so at least {needed} colours (9 cards each), not {count}.",
+        "tricks",
     ),
     "was-sticht.colours_missing": N_(
         "A 'no colour' task was revealed: enter the colours in this player's tricks to judge it."
@@ -314,15 +332,15 @@ class Verdict:
         return out
 
 
-def round_verdict(
-    chosen: Sequence[str | None], start: int, table: Table, own_tasks: Sequence[str], choice: str | None
-) -> Verdict:
-    """Judge every revealed task for its owner and for the start player.
+def proposed_return(own_tasks: Sequence[str]) -> str | None:
+    """The task the app proposes the start player returns: his first task still held, in draft order.
 
-    The start player returns one of his own tasks when he fulfilled at least one revealed task its owner missed — one
-    at most per round.  Which one is his choice in the rulebook; ``choice`` names it, else his first task still held
-    in draft order (``own_tasks``; he holds at least one while the game runs).
-    """
+    The rulebook lets him return any of his tasks ("egy tetszőleges feladatkártyát"); this is only the default."""
+    return own_tasks[0] if own_tasks else None
+
+
+def judged(chosen: Sequence[str | None], start: int, table: Table) -> Verdict:
+    """Every revealed task judged for its owner and for the start player; no return decided yet."""
     owners = tuple(
         None if seat == start or task is None else judge(task, seat, table) for seat, task in enumerate(chosen)
     )
@@ -332,22 +350,38 @@ def round_verdict(
             outcome = judge(task, start, table)
             if outcome.done:
                 fulfilled.append((owner, task, outcome))
-    verdict = Verdict(owners=owners, start_fulfilled=tuple(fulfilled), start_return=None)
+    return Verdict(owners=owners, start_fulfilled=tuple(fulfilled), start_return=None)
+
+
+def round_verdict(
+    chosen: Sequence[str | None], start: int, table: Table, own_tasks: Sequence[str], choice: str | None
+) -> Verdict:
+    """Judge every revealed task for its owner and for the start player.
+
+    The start player returns one of his own tasks when he fulfilled at least one revealed task its owner missed — one
+    at most per round.  Which one is his choice in the rulebook; ``choice`` names it, else the app's proposal
+    (:func:`proposed_return`: his first task still held in draft order; he holds at least one while the game runs).
+    """
+    verdict = judged(chosen, start, table)
     if not verdict.earned():
         return verdict
-    returned = choice if choice is not None else own_tasks[0]
-    return Verdict(owners=owners, start_fulfilled=tuple(fulfilled), start_return=returned)
+    returned = choice if choice is not None else proposed_return(own_tasks)
+    return Verdict(owners=verdict.owners, start_fulfilled=verdict.start_fulfilled, start_return=returned)
 
 
 START_MESSAGES: dict[str, str] = {
-    "was-sticht.start_both": N_("Seat {owner} fulfilled {task} too, so only the owner returns it."),
-    "was-sticht.start_returns": N_(
-        "Start player: fulfilled {count} revealed task(s) their owner missed, so returns {task} "
-        "(the first task still held, in draft order; one per round at most)."
+    "was-sticht.start_both": N_("{owner} fulfilled “{task}” too, so only {owner} returns it."),
+    "was-sticht.start_returns": NP_(
+        "Start player: fulfilled {count} revealed task its owner missed, so returns “{task}” "
+        "(the first task still held, in draft order; one per round at most).",
+        "Start player: fulfilled {count} revealed tasks their owners missed, so returns “{task}” "
+        "(the first task still held, in draft order; one per round at most).",
     ),
-    "was-sticht.start_returns_chosen": N_(
-        "Start player: fulfilled {count} revealed task(s) their owner missed, so returns {task} "
-        "(as chosen; one per round at most)."
+    "was-sticht.start_returns_chosen": NP_(
+        "Start player: fulfilled {count} revealed task its owner missed, so returns “{task}” "
+        "(as chosen; one per round at most).",
+        "Start player: fulfilled {count} revealed tasks their owners missed, so returns “{task}” "
+        "(as chosen; one per round at most).",
     ),
     "was-sticht.start_no_return": N_(
         "Start player: fulfilled no revealed task that its owner missed, so returns nothing."

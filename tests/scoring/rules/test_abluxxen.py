@@ -31,8 +31,8 @@ def test_abluxxen_example_player_out_scores_front_minus_hand() -> None:
     assert result.scores == (17 - 0, 12 - 4, 9 - 7)
     seat1 = [ln for ln in result.lines if ln.player == 1]
     assert [RULES.render(ln.msg, ln.param_dict()) for ln in seat1] == [
-        "12 card(s) laid out in front × +1",
-        "4 card(s) left in hand × −1",
+        "12 cards laid out in front × +1",
+        "4 cards left in hand × −1",
     ]
     assert [ln.points for ln in seat1] == [12, -4]
 

@@ -65,11 +65,11 @@ def test_coloretto_example_through_the_registry_explains_the_choice() -> None:
     texts = [RULES.render(ln.msg, ln.param_dict()) for ln in seat0]
     assert texts == [
         "Joker → yellow",
-        "green: 6 card(s) → +21",
-        "yellow: 5 card(s) → +15",
-        "red: 3 card(s) → +6",
-        "blue: 2 card(s) → −3",
-        "1 “+2” card(s) × 2",
+        "green: 6 cards → +21",
+        "yellow: 5 cards → +15",
+        "red: 3 cards → +6",
+        "blue: 2 cards → −3",
+        "1 “+2” card × 2",
     ]
     assert [ln.points for ln in seat0] == [None, 21, 15, 6, -3, 2]
     assert result.scores == (41, 37, 33, 39)
@@ -116,6 +116,7 @@ def test_coloretto_joker_rule_any_through_the_registry() -> None:
     facts = full_table(green=[9, 0, 0, 0], yellow=[0, 0, 3, 1], red=[0, 0, 2, 1], blue=[0, 3, 0, 6])
     facts["grey"] = [0, 1, 2, 6]
     facts["brown"] = [0, 2, 6, 1]
+    facts["orange"] = [0, 7, 0, 1]  # 62 cards taken: at most 14 stay undrawn
     held = RULES.score(facts, players=4, options={"joker_rule": "held"})
     anywhere = RULES.score(facts, players=4, options={"joker_rule": "any"})
     assert held.scores[0] == 21 + 2
@@ -180,7 +181,7 @@ def test_coloretto_optimum_is_never_beaten(counts: dict[str, int], jokers: int, 
 
 @st.composite
 def valid_games(draw: st.DrawFn) -> tuple[int, dict[str, Any]]:
-    """A game that can happen: distinct starting colours, every card with a seat or among the last 15."""
+    """A game that can happen: distinct starting colours, every card with a seat or among the undrawn ones."""
     players = draw(st.integers(3, 5))
     removed = draw(st.sampled_from(co.COLOURS)) if players == 3 else None
     colours = co.colours_in_play(removed)
@@ -191,13 +192,10 @@ def valid_games(draw: st.DrawFn) -> tuple[int, dict[str, Any]]:
     for seat, colour in enumerate(start):
         facts[colour][seat] += 1
         cards.remove(colour)
-    undrawn = 0
-    for card in cards:
-        seat = draw(st.integers(0, players))
-        if seat == players and undrawn < 15:
-            undrawn += 1
-            continue
-        facts[card][seat % players] += 1
+    # 15 − 3 × players to 14 cards stay undrawn (RULES.md "Coloretto"); every other card has a seat
+    undrawn = draw(st.integers(co.undrawn_at_least(players), co.UNDRAWN_AT_MOST))
+    for card in draw(st.permutations(cards))[undrawn:]:
+        facts[card][draw(st.integers(0, players - 1))] += 1
     return players, facts
 
 
@@ -279,7 +277,7 @@ def test_coloretto_refuses_a_game_that_ended_too_early() -> None:
     facts = full_table(grey=[0, 1, 0, 0], brown=[0, 2, 0, 0])
     problems = refused(facts)
     assert problems == [("", "coloretto.too_few", "coloretto-end")]
-    with pytest.raises(InvalidRound, match="at least 61 of the 76 cards"):
+    with pytest.raises(InvalidRound, match="at least 62 of the 76 cards"):
         RULES.score(facts, players=4)
 
 

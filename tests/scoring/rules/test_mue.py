@@ -155,7 +155,7 @@ def test_mue_example_failure_23_points_shortfall_4() -> None:
 def test_mue_example_eklat_mark_tied_last() -> None:
     result = RULES.score(eklat([ANITA, EVA, MARK], MARK, 3), players=5)
     assert result.scores == (15, 0, 15, -30, 0)
-    assert rendered(result, MARK) == ["Tied last with 3 cards: −10 × 3 = -30"]
+    assert rendered(result, MARK) == ["Tied last with 3 cards: −10 × 3 = −30"]
     assert rendered(result, EVA) == ["Tied with 3 cards: 5 × 3 = 15"]
 
 

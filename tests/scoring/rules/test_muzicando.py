@@ -87,9 +87,9 @@ def test_muzicando_team_example_contract_made_last_player_holding_cards() -> Non
     assert result.scores == (10, 3, 10, 3)
     texts = [RULES.render(ln.msg, ln.param_dict()) for ln in result.lines if ln.player == 0]
     assert texts == [
-        "Seat 2 finished in place 1.",
-        "Seat 0 finished in place 3.",
-        "Contract 2G made (seat 2 went out first): +4",
+        "player 3 finished in place 1.",
+        "player 1 finished in place 3.",
+        "Contract 2G made (player 3 went out first): +4",
     ]
     assert seat_points(result, 3) == [3, 1, -1]
 
@@ -99,7 +99,7 @@ def test_muzicando_team_contract_failed_only_declarers_lose() -> None:
     assert result.scores == (3 + 2 - 8, 4 + 1, 3 + 2 - 8, 4 + 1)
     failed = [ln for ln in result.lines if ln.msg == "muzicando.contract_failed"]
     assert [ln.player for ln in failed] == [0, 2]
-    assert RULES.render(failed[0].msg, failed[0].param_dict()) == "Contract 4M failed (seat 1 went out first): −8"
+    assert RULES.render(failed[0].msg, failed[0].param_dict()) == "Contract 4M failed (player 2 went out first): −8"
 
 
 def test_muzicando_team_four_passes_placement_points_only() -> None:
@@ -143,7 +143,7 @@ def test_muzicando_individual_chooser_goes_out_first() -> None:
     result = RULES.score(deal([1, 0, 2], bid(None, "parada"), holding=[2]), players=3, options=SOLO)
     assert result.scores == (2, 3 + 3, 1 - 1)
     made = [ln for ln in result.lines if ln.msg == "muzicando.contract_made"]
-    assert RULES.render(made[0].msg, made[0].param_dict()) == "Contract Parada made (seat 1 went out first): +3"
+    assert RULES.render(made[0].msg, made[0].param_dict()) == "Contract Parada made (player 2 went out first): +3"
 
 
 def test_muzicando_individual_chooser_fails() -> None:

@@ -59,16 +59,16 @@ def rendered(result: RoundResult, seat: int) -> list[str]:
 def test_njet_example_three_team_seven_tricks_three_booty() -> None:
     result = RULES.score(five_player_round(), players=5)
     assert result.scores[:3] == (20, 20, 20)
-    assert "Team: 10 tricks and zeros × 2 points = 20" in rendered(result, 0)
-    assert "3 tricks + 1 zeros = 4" in rendered(result, 0)
+    assert "Team: 10 (tricks and zeros) × 2 points = 20" in rendered(result, 0)
+    assert "tricks 3 + zeros captured 1 = 4" in rendered(result, 0)
 
 
 def test_njet_example_two_team_monster_eighteen() -> None:
     result = RULES.score(five_player_round(), players=5)
     assert result.scores[3:] == (18, 18)
     # (3 × 2) + (3 × 2 × 2) = 18: the monster holder's 2 tricks + 1 zero count double
-    assert "(2 tricks + 1 zeros) × 2 for the monster card = 6" in rendered(result, 4)
-    assert "Team: 9 tricks and zeros × 2 points = 18" in rendered(result, 3)
+    assert "(tricks 2 + zeros captured 1) × 2 for the monster card = 6" in rendered(result, 4)
+    assert "Team: 9 (tricks and zeros) × 2 points = 18" in rendered(result, 3)
 
 
 def test_njet_example_difference_recording_two_and_zero() -> None:

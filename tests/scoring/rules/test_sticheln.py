@@ -147,7 +147,7 @@ def classic_example_seats() -> list[dict[str, Any]]:
 def test_sticheln_example_classic_red_four_chooser_red_two_and_five_fourteen_others():
     result = result_of({"seats": classic_example_seats()})
     assert result.scores[0] == 3  # 14 − (4 + 2 + 5)
-    assert rendered(result, 0) == ["red 2 + red 5 + chooser red 4 = -11", "14 other cards × +1 = 14"]
+    assert rendered(result, 0) == ["red 2 + red 5 + chooser red 4 = −11", "14 other cards × +1 = 14"]
     assert_lines_add_up(result)
 
 
@@ -157,7 +157,7 @@ def test_sticheln_example_classic_the_full_way_gives_the_same_three_points():
     seats[0] = {"chooser": card("red", 4), "taken": cards("red 2", "red 5") + others}
     result = result_of({"seats": seats})
     assert result.scores[0] == 3
-    assert rendered(result, 0)[0] == "red 2 + red 5 + chooser red 4 = -11"
+    assert rendered(result, 0)[0] == "red 2 + red 5 + chooser red 4 = −11"
 
 
 def test_sticheln_example_hattrick_nine_red_two_blue_four_green_one_face_down():
@@ -165,9 +165,9 @@ def test_sticheln_example_hattrick_nine_red_two_blue_four_green_one_face_down():
     assert result.scores[0] == 1  # 9 − 2 − 4 − 2
     assert rendered(result, 0) == [
         "9 red cards (the most) × +1 = 9",
-        "2 blue cards × −1 = -2",
-        "4 green cards × −1 = -4",
-        "1 face-down cards × −2 = -2",
+        "2 blue cards × −1 = −2",
+        "4 green cards × −1 = −4",
+        "1 face-down card × −2 = −2",
     ]
     assert result.scores == (1, 5, 2, 1)
     assert_lines_add_up(result)
@@ -268,8 +268,8 @@ def four_player_quick(entries: list[dict[str, Any]]) -> dict[str, Any]:
 
 def test_sticheln_classic_chooser_only_and_counted_lines():
     result = result_of({"seats": classic_example_seats()})
-    assert rendered(result, 1) == ["2 pain cards worth 3 + chooser blue 0 = -3", "10 other cards × +1 = 10"]
-    assert rendered(result, 2) == ["chooser green 1 = -1", "8 other cards × +1 = 8"]
+    assert rendered(result, 1) == ["2 pain cards worth 3 + chooser blue 0 = −3", "10 other cards × +1 = 10"]
+    assert rendered(result, 2) == ["chooser green 1 = −1", "8 other cards × +1 = 8"]
     assert {ln.rule for ln in result.lines} == {"sticheln-scoring"}
 
 
@@ -284,7 +284,7 @@ def test_sticheln_reverse_lucky_cards_count_for_the_player():
     result = result_of({"seats": classic_example_seats()}, variant="reverse")
     # lucky red 4 + 2 + 5 = +11, 14 other cards −14
     assert result.scores == (11 - 14, 3 - 10, 1 - 8, 14 - 18)
-    assert rendered(result, 0) == ["lucky red 2 + red 5 + chooser red 4 = 11", "14 other cards × −1 = -14"]
+    assert rendered(result, 0) == ["lucky red 2 + red 5 + chooser red 4 = 11", "14 other cards × −1 = −14"]
     assert rendered(result, 1)[0] == "2 lucky cards worth 3 + chooser blue 0 = 3"
     assert rendered(result, 2)[0] == "lucky chooser green 1 = 1"
     assert_lines_add_up(result)
@@ -294,7 +294,7 @@ def test_sticheln_gentle_every_pain_card_is_minus_five_zeros_and_chooser_too():
     result = result_of({"seats": classic_example_seats()}, variant="gentle")
     # seat 1: blue 0 chooser + 2 pain cards = 3 × −5; seat 3: yellow 0 chooser + 11 + 3
     assert result.scores == (14 - 15, 10 - 15, 8 - 5, 18 - 15)
-    assert rendered(result, 1)[0] == "3 pain cards, chooser blue 0 included, × −5 = -15"
+    assert rendered(result, 1)[0] == "3 pain cards, chooser blue 0 included, × −5 = −15"
     assert_lines_add_up(result)
 
 
@@ -327,8 +327,8 @@ def heavy_round() -> dict[str, Any]:
 def test_sticheln_heavy_two_pain_colours_both_count_minus_face_value():
     result = result_of(heavy_round(), variant="heavy")
     assert result.scores == (2 - (2 + 5 + 1 + 0), 16 - 19, 12, 12 - 10 - 2)
-    assert rendered(result, 0)[0] == "red 2 + blue 5 + chooser red 1 + blue 0 = -8"
-    assert rendered(result, 1)[0] == "4 pain cards worth 19 + chooser green 0 + brown 0 = -19"
+    assert rendered(result, 0)[0] == "red 2 + blue 5 + chooser red 1 + blue 0 = −8"
+    assert rendered(result, 1)[0] == "4 pain cards worth 19 + chooser green 0 + brown 0 = −19"
     assert rendered(result, 2)[0] == "0 pain cards worth 0 + chooser yellow 0 + red 0 = 0"
     assert {ln.rule for ln in result.lines} == {"sticheln-heavy"}
     assert_lines_add_up(result)
@@ -351,7 +351,7 @@ def test_sticheln_delayed_proposes_the_cheapest_colour():
     assert result.scores[0] == 4
     assert rendered(result, 0) == [
         "pain colour brown, proposed as the cheapest",
-        "brown 3 = -3",
+        "brown 3 = −3",
         "7 other cards × +1 = 7",
     ]
 
@@ -361,12 +361,12 @@ def test_sticheln_delayed_takes_the_players_own_legal_choice():
     facts["seats"][0]["pain"] = "red"
     result = result_of(facts, variant="delayed")
     assert result.scores[0] == 6 - 7
-    assert rendered(result, 0)[:2] == ["pain colour red, picked by the player", "red 2 + red 5 = -7"]
+    assert rendered(result, 0)[:2] == ["pain colour red, picked by the player", "red 2 + red 5 = −7"]
     assert result.scores[1] == 3 - 1
     assert result.scores[3] == 38 - 59
     assert (
         rendered(result, 3)[1]
-        == "red 0 + red 1 + red 3 + red 4 + red 6 + red 7 + red 8 + red 9 + red 10 + red 11 = -59"
+        == "red 0 + red 1 + red 3 + red 4 + red 6 + red 7 + red 8 + red 9 + red 10 + red 11 = −59"
     )
 
 
@@ -384,7 +384,7 @@ def test_sticheln_delayed_quick_way_without_pain_values_counted():
     assert result.scores[3] == 38 - 59
     assert rendered(result, 3) == [
         "pain colour red, picked by the player",
-        "10 pain cards worth 59 = -59",
+        "10 pain cards worth 59 = −59",
         "38 other cards × +1 = 38",
     ]
 
@@ -408,7 +408,7 @@ def test_sticheln_hattrick_tie_proposed_and_chosen():
     assert result.scores[0] == -2
     assert rendered(result, 0)[:2] == [
         "red, blue tie for the most cards; the player scores blue as +1.",
-        "5 red cards × −1 = -5",
+        "5 red cards × −1 = −5",
     ]
     facts["seats"][0]["best"] = None
     facts["seats"][1]["best"] = "red"  # the one colour with the most: accepted
