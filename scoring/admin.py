@@ -4,7 +4,20 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from .models import Group, IdempotencyKey, Invite, Match, Membership, Player, Round, RoundEvent, Score, Seat
+from .models import (
+    Group,
+    IdempotencyKey,
+    Invite,
+    InviteUse,
+    Match,
+    Membership,
+    Player,
+    Removal,
+    Round,
+    RoundEvent,
+    Score,
+    Seat,
+)
 
 
 class MembershipInline(admin.TabularInline):
@@ -30,9 +43,21 @@ class GroupAdmin(admin.ModelAdmin):
 
 @admin.register(Invite)
 class InviteAdmin(admin.ModelAdmin):
-    list_display = ["group", "player", "created_at", "expires_at", "revoked_at", "accepted_count"]
+    list_display = ["group", "player", "invitee_name", "created_at", "expires_at", "revoked_at", "accepted_count"]
     list_select_related = ["group", "player"]
-    raw_id_fields = ["group", "player", "created_by"]
+    raw_id_fields = ["group", "player", "created_by", "invitee"]
+
+
+@admin.register(InviteUse)
+class InviteUseAdmin(admin.ModelAdmin):
+    list_display = ["invite", "user", "used_at"]
+    raw_id_fields = ["invite", "user"]
+
+
+@admin.register(Removal)
+class RemovalAdmin(admin.ModelAdmin):
+    list_display = ["group", "user", "removed_by", "removed_at"]
+    raw_id_fields = ["group", "user", "removed_by"]
 
 
 @admin.register(Player)

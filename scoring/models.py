@@ -54,7 +54,9 @@ class Membership(models.Model):
 class Invite(models.Model):
     """A link that lets someone join a group; it expires and can be revoked.
 
-    An invite may name a guest player: whoever accepts it is linked to that player.
+    An invite may name a guest player: whoever accepts it is linked to that player.  Each person uses a link once
+    (``InviteUse``).  An invitation by username (``invitee_name`` set) is personal: only that account sees it and
+    can accept or decline it; ``invitee`` is empty when no account had that name, which the owner never learns.
     """
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="invites")
@@ -65,12 +67,50 @@ class Invite(models.Model):
     expires_at = models.DateTimeField()
     revoked_at = models.DateTimeField(null=True, blank=True)
     accepted_count = models.PositiveIntegerField(default=0)
+    invitee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="invitations"
+    )
+    invitee_name = models.CharField(max_length=150, blank=True, default="")
+    declined_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:
         return f"invite to {self.group}"
+
+    @property
+    def is_personal(self) -> bool:
+        return bool(self.invitee_name)
+
+
+class InviteUse(models.Model):
+    """Who joined through which invite: a link lets each person in once."""
+
+    invite = models.ForeignKey(Invite, on_delete=models.CASCADE, related_name="uses")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    used_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["invite", "user"], name="invite_use_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.user} joined via invite {self.invite_id}"
+
+
+class Removal(models.Model):
+    """An owner removed this account from the group: invites made before then no longer let it back in."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    removed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    removed_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["group", "user"], name="removal_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.user} removed from {self.group}"
 
 
 class Player(models.Model):
@@ -83,6 +123,9 @@ class Player(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     merged_into = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # Removed from the group after playing: hidden from the players list and from new matches, while the matches
+    # they sat in keep their name and points (and the statistics keep counting them).  None: an active player.
+    archived_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["name", "id"]
@@ -122,7 +165,8 @@ class Match(models.Model):
     state = models.CharField(max_length=10, choices=State.choices, default=State.OPEN)
     finish_reason = models.CharField(max_length=10, choices=FinishReason.choices, default="", blank=True)
     version = models.PositiveIntegerField(default=1)  # bumped on every change to the match or its rounds
-    next_number = models.PositiveIntegerField(default=1)  # next round number, bumped under a row lock
+    # the number the next round gets: the highest live round number + 1, kept up to date under the match's row lock
+    next_number = models.PositiveIntegerField(default=1)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -166,12 +210,16 @@ class Round(models.Model):
 
     ``facts`` are stored normalised by the ruleset; ``points`` (one per seat) and
     ``explanation`` (structured lines plus their English text) are what the
-    ruleset ``ruleset_version`` computed.  A deleted round keeps its number and
-    data (``deleted_at`` set) so that it can be restored; its ``Score`` rows are
-    removed so that SQL aggregation only ever sees live rounds.
+    ruleset ``ruleset_version`` computed.  A deleted round keeps its data
+    (``deleted_at`` set) so that it can be restored; its ``Score`` rows are
+    removed so that SQL aggregation only ever sees live rounds.  Its number is
+    free again: a new round takes the highest live number + 1, so a number is
+    unique among a match's live rounds only (a deleted round 5 and the round 5
+    entered after it may both exist; only one of them can be live).
     """
 
-    # no index of its own: round_number_unique (match, number) serves lookups by match, round_live_idx the live rounds
+    # no index of its own: round_match_number_idx (match, number) serves lookups by match, and
+    # round_live_number_unique, the same columns over the live rounds only, the live rounds
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds", db_index=False)
     number = models.PositiveIntegerField()
     facts = models.JSONField()
@@ -186,10 +234,15 @@ class Round(models.Model):
 
     class Meta:
         ordering = ["match_id", "number"]
-        constraints = [models.UniqueConstraint(fields=["match", "number"], name="round_number_unique")]
-        # a match's live rounds without reading the wide rows: counted from the index alone (the dashboards'
-        # live figures), and the aggregates' join of a match's live rounds reads no deleted row
-        indexes = [models.Index(fields=["match"], condition=Q(deleted_at__isnull=True), name="round_live_idx")]
+        # One live round per number.  The partial index also serves a match's live rounds without reading the
+        # wide rows: counted from the index alone (the dashboards' live figures), and the aggregates' join of a
+        # match's live rounds reads no deleted row (it replaces the former round_live_idx on (match)).
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "number"], condition=Q(deleted_at__isnull=True), name="round_live_number_unique"
+            )
+        ]
+        indexes = [models.Index(fields=["match", "number"], name="round_match_number_idx")]
 
     def __str__(self) -> str:
         return f"round {self.number} of {self.match}"

@@ -7,16 +7,19 @@ Every list selector uses a fixed number of queries however many rows it returns.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Case, Count, Exists, F, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, When
 from django.db.models.functions import Coalesce
 from django.http import Http404
-from django.utils.translation import gettext
+from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from scoring import rules
+from scoring.collation import sorted_by_name
 from scoring.models import Group, Invite, Match, Membership, Player, Round, RoundEvent, Seat
+from scoring.numbers import parse_whole
 from scoring.rules import InvalidRound, Ruleset
 
 logger = logging.getLogger(__name__)
@@ -27,11 +30,8 @@ PK_MAX = 2**63 - 1
 
 def _pk(value: Any, *, high: int = PK_MAX) -> int:
     """A primary key (or round number) from a URL; anything that cannot be one is simply not found."""
-    try:
-        number = int(value)
-    except (ValueError, TypeError, OverflowError):
-        raise Http404 from None
-    if not 0 < number <= high:
+    number = parse_whole(value, max_digits=19)
+    if number is None or not 0 < number <= high:
         raise Http404
     return number
 
@@ -67,7 +67,8 @@ def ruleset_get(*, key: str) -> Ruleset:
 def line_render(ruleset: Ruleset, line: dict[str, Any], names: Sequence[str] | None = None) -> dict[str, Any]:
     """A stored explanation line with its text in the active language and the player's name."""
     try:
-        text = ruleset.render(line["msg"], line.get("params") or {}, translate=gettext)
+        params = line.get("params") or {}
+        text = ruleset.render(line["msg"], params, translate=gettext, ntranslate=ngettext, names=names)
     except (KeyError, IndexError, ValueError):  # a message of an older ruleset version
         text = line.get("text", "")
     seat = line.get("player")
@@ -88,7 +89,7 @@ def group_list(*, user: Any) -> QuerySet[Group]:
         return Group.objects.none()
     members = Membership.objects.filter(group=OuterRef("pk")).values("group").annotate(n=Count("id")).values("n")
     players = (
-        Player.objects.filter(group=OuterRef("pk"), merged_into__isnull=True)
+        Player.objects.filter(group=OuterRef("pk"), merged_into__isnull=True, archived_at__isnull=True)
         .values("group")
         .annotate(n=Count("id"))
         .values("n")
@@ -102,6 +103,11 @@ def group_list(*, user: Any) -> QuerySet[Group]:
         )
         .order_by("name", "id")
     )
+
+
+def group_list_sorted(*, user: Any) -> list[Group]:
+    """``group_list`` in the active language's alphabetical order (the database cannot collate Hungarian)."""
+    return sorted_by_name(group_list(user=user))
 
 
 def group_get(*, user: Any, group_id: Any) -> Group:
@@ -134,6 +140,32 @@ def invite_get(*, group: Group, invite_id: Any) -> Invite:
         raise Http404 from None
 
 
+def invitation_list_for(*, user: Any) -> QuerySet[Invite]:
+    """The personal invitations waiting for ``user``'s answer (not declined, revoked, expired or used)."""
+    if user is None or not user.is_authenticated:
+        return Invite.objects.none()
+    return (
+        Invite.objects.filter(
+            invitee=user,
+            revoked_at__isnull=True,
+            declined_at__isnull=True,
+            accepted_count=0,
+            expires_at__gt=timezone.now(),
+        )
+        .exclude(group__memberships__user=user)
+        .select_related("group", "created_by")
+        .order_by("-created_at", "-id")
+    )
+
+
+def invitation_get(*, user: Any, invite_id: Any) -> Invite:
+    """One of ``user``'s waiting invitations; any other id is simply not found."""
+    try:
+        return invitation_list_for(user=user).get(pk=_pk(invite_id))
+    except Invite.DoesNotExist:
+        raise Http404 from None
+
+
 def invite_by_token(*, token: str) -> Invite:
     """An invite by its secret token (whoever holds the link may see which group it is for)."""
     invite = Invite.objects.select_related("group", "player").filter(token=token).first()
@@ -145,18 +177,30 @@ def invite_by_token(*, token: str) -> Invite:
 # --- players ------------------------------------------------------------------------------------
 
 
-def player_list(*, group: Group, include_merged: bool = False) -> QuerySet[Player]:
+def player_list(*, group: Group, include_merged: bool = False, include_archived: bool = False) -> QuerySet[Player]:
+    """The group's players with ``matches_played``: by default neither merged nor archived (removed) ones."""
     players = (
         Player.objects.filter(group=group).select_related("user").annotate(matches_played=Count("seats", distinct=True))
     )
     if not include_merged:
         players = players.filter(merged_into__isnull=True)
+    if not include_archived:
+        players = players.filter(archived_at__isnull=True)
     return players.order_by("name", "id")
 
 
-def player_get(*, group: Group, player_id: Any, include_merged: bool = False) -> Player:
+def player_list_sorted(*, group: Group, archived: bool = False) -> list[Player]:
+    """The active players (or, with ``archived``, only the removed ones) in the active language's order."""
+    players = player_list(group=group, include_archived=archived)
+    if archived:
+        players = players.filter(archived_at__isnull=False)
+    return sorted_by_name(players)
+
+
+def player_get(*, group: Group, player_id: Any, include_merged: bool = False, include_archived: bool = False) -> Player:
     try:
-        return player_list(group=group, include_merged=include_merged).select_related("group").get(pk=_pk(player_id))
+        players = player_list(group=group, include_merged=include_merged, include_archived=include_archived)
+        return players.select_related("group").get(pk=_pk(player_id))
     except Player.DoesNotExist:
         raise Http404 from None
 
@@ -169,12 +213,13 @@ def _seats_prefetch() -> Prefetch:
 
 
 def match_list(*, group: Group, state: str | None = None, ruleset: str | None = None) -> QuerySet[Match]:
-    """The group's matches, newest first, with seats and the number of live rounds."""
+    """The group's matches, open ones first and then newest first, with seats and the number of live rounds."""
+    still_open = Case(When(state=Match.State.OPEN, then=Value(0)), default=Value(1))
     matches = (
         Match.objects.filter(group=group)
         .prefetch_related(_seats_prefetch())
         .annotate(rounds_played=Count("rounds", filter=Q(rounds__deleted_at__isnull=True)))
-        .order_by("-created_at", "-id")
+        .order_by(still_open, "-created_at", "-id")
     )
     if state:
         matches = matches.filter(state=state)
@@ -208,12 +253,63 @@ def round_list(*, match: Match, include_deleted: bool = False) -> QuerySet[Round
 
 
 def round_get(*, match: Match, number: Any) -> Round:
-    try:
-        rnd = round_list(match=match, include_deleted=True).get(number=_pk(number, high=2**31 - 1))
-    except Round.DoesNotExist:
-        raise Http404 from None
+    """The round with this number: the live one, else (no live round has it) the one deleted last.
+
+    A number is unique among the live rounds only: a round deleted before another was entered with its number
+    is no longer reachable by number (its history stays in the match's events)."""
+    wanted = _pk(number, high=2**31 - 1)
+    rounds = round_list(match=match, include_deleted=True).filter(number=wanted)
+    rnd = rounds.order_by(F("deleted_at").desc(nulls_first=True), "-id").first()
+    if rnd is None:
+        raise Http404
     rnd.match = match
     return rnd
+
+
+def round_next_number(*, live: Sequence[Round]) -> int:
+    """The number the next round gets: the highest live round number + 1 (``live`` in order)."""
+    return live[-1].number + 1 if live else 1
+
+
+def round_gaps(*, match: Match) -> list[Round]:
+    """The deleted rounds whose number no live round holds (the one deleted last of each), by number: the
+    gaps in the numbering, each shown as a round that can be restored."""
+    live = Round.objects.filter(match=match, number=OuterRef("number"), deleted_at__isnull=True)
+    deleted = (
+        round_list(match=match, include_deleted=True)
+        .filter(deleted_at__isnull=False)
+        .exclude(Exists(live))
+        .order_by("number", "-deleted_at", "-id")
+    )
+    gaps: dict[int, Round] = {}
+    for rnd in deleted:
+        gaps.setdefault(rnd.number, rnd)
+    return list(gaps.values())
+
+
+def round_savers(*, match: Match) -> dict[int, str]:
+    """Who saved each live round, by number, as the table calls them (see ``entered_by_names``)."""
+    live = round_list(match=match).values_list("number", "entered_by_id")
+    entered = {number: user_id for number, user_id in live if user_id is not None}
+    names = entered_by_names(match=match, user_ids=entered.values())
+    return {number: names.get(user_id, "") for number, user_id in entered.items()}
+
+
+def entered_by_names(*, match: Match, user_ids: Iterable[int | None]) -> dict[int, str]:
+    """How each user who entered rounds is called at this table: the name of the group's player linked to the
+    account, else the account's full name, else its username (two queries at most)."""
+    from django.contrib.auth import get_user_model
+
+    wanted = {pk for pk in user_ids if pk is not None}
+    if not wanted:
+        return {}
+    players = Player.objects.filter(group_id=match.group_id, user_id__in=wanted, merged_into__isnull=True)
+    names: dict[int, str] = {uid: name for uid, name in players.values_list("user_id", "name") if uid is not None}
+    missing = wanted - set(names)
+    if missing:
+        for user in get_user_model().objects.filter(pk__in=missing):
+            names[user.pk] = user.get_full_name() or user.get_username()
+    return names
 
 
 def event_list(*, match: Match) -> QuerySet[RoundEvent]:
@@ -279,6 +375,7 @@ def match_scoreboard(*, match: Match) -> dict[str, Any]:
         "rounds": rows,
         "totals": running,
         "rounds_played": len(live),
+        "next_number": round_next_number(live=live),
         "needs_rescore": any(r.ruleset_version != ruleset.version for r in live),
         "problems": [],
         "finished": None,

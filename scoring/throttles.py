@@ -5,23 +5,29 @@ override takes effect at once."""
 from __future__ import annotations
 
 import logging
+import math
 from typing import Any
 
+from rest_framework.exceptions import Throttled
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
+
+from scoring import auth_limits
+from scoring.auth_limits import CACHE_ERRORS
 
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 logger = logging.getLogger(__name__)
 
-
-def _cache_errors() -> tuple[type[BaseException], ...]:
-    from redis.exceptions import ConnectionError as RedisConnectionError
-    from redis.exceptions import TimeoutError as RedisTimeoutError
-
-    return (RedisConnectionError, RedisTimeoutError, ConnectionError, TimeoutError, OSError)
+__all__ = ["CACHE_ERRORS", "AuthThrottle", "CalculatorThrottle", "TooManyAttempts", "WriteThrottle"]
 
 
-CACHE_ERRORS = _cache_errors()
+class TooManyAttempts(Throttled):
+    """429 with ``Retry-After`` and the sign-in pages' words: "Too many attempts. Try again in N minutes."."""
+
+    def __init__(self, wait: float) -> None:
+        seconds = max(1, math.ceil(wait))
+        super().__init__(detail=auth_limits.message(seconds))
+        self.wait = seconds  # DRF's handler sends it as Retry-After
 
 
 class _ScopedThrottle(SimpleRateThrottle):
@@ -36,6 +42,11 @@ class _ScopedThrottle(SimpleRateThrottle):
         except CACHE_ERRORS as exc:
             logger.warning("throttle %s: cache unreachable (%r); request let through", self.scope, exc)
             return True
+
+    def get_ident(self, request: Any) -> str:
+        """The client address: the connection's, or the trusted proxies' word for it (TRUSTED_PROXIES); an IPv6
+        client by its /64."""
+        return auth_limits.address_key(auth_limits.client_ip(request))
 
     def get_rate(self) -> str | None:
         return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
@@ -53,7 +64,8 @@ class CalculatorThrottle(_ScopedThrottle):
 
 
 class AuthThrottle(_ScopedThrottle):
-    """Log-in, token and sign-up attempts, per client address (guessing passwords gets slow)."""
+    """Log-in, token and sign-up requests, per client address (guessing passwords gets slow). Failed log-ins per
+    account and per address are counted besides, by ``scoring.auth_limits``."""
 
     scope = "auth"
 

@@ -15,16 +15,27 @@ from rest_framework.authtoken.models import Token
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from scoring import auth_limits, usernames
 from scoring.permissions import Authenticated, Public
 from scoring.serializers import ErrorSerializer, MeSerializer, TokenRequestSerializer, TokenSerializer
 from scoring.services import ValidationFailed
-from scoring.throttles import AuthThrottle
+from scoring.throttles import AuthThrottle, TooManyAttempts
 
 from .base import ApiView
 
 
-class TokenView(ApiView):
-    """Exchange a username and password for an API token (``Authorization: Token <key>``)."""
+class _AuthAttempts:
+    """A refused request rate answers like a refused sign-in: 429, Retry-After, "Too many attempts ..."."""
+
+    def throttled(self, request: Request, wait: float | None) -> None:
+        raise TooManyAttempts(wait or 60)
+
+
+class TokenView(_AuthAttempts, ApiView):
+    """Exchange a username and password for an API token (``Authorization: Token <key>``).
+
+    Failed attempts are counted per account and per client address (``scoring.auth_limits``); over either limit
+    every attempt is refused with 429 before the password is checked."""
 
     throttle_classes = [AuthThrottle]
     serializer_class = TokenRequestSerializer
@@ -43,9 +54,14 @@ class TokenView(ApiView):
     )
     def post(self, request: Request) -> Response:
         data = self.payload(TokenRequestSerializer)
+        wait = auth_limits.login_wait(request, data["username"])
+        if wait:
+            raise TooManyAttempts(wait)
         user = authenticate(request._request, username=data["username"], password=data["password"])
         if user is None or not user.is_active:
+            auth_limits.login_failed(request, data["username"])
             raise ValidationFailed.single("non_field_errors", gettext("Wrong username or password."))
+        auth_limits.login_succeeded(data["username"])
         token, _ = Token.objects.get_or_create(user=user)
         return Response({"token": token.key, "username": user.get_username()})
 
@@ -55,8 +71,10 @@ class TokenView(ApiView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class SignupView(ApiView):
-    """Create an account and get its API token."""
+class SignupView(_AuthAttempts, ApiView):
+    """Create an account and get its API token. Attempts are limited per client address; the username is
+    normalised (NFKC) and refused with invisible or text-direction characters or when it looks like an existing
+    one (``scoring.usernames``)."""
 
     permission_classes = [Public]
     throttle_classes = [AuthThrottle]
@@ -72,9 +90,15 @@ class SignupView(ApiView):
     )
     def post(self, request: Request) -> Response:
         data = self.payload(TokenRequestSerializer)
+        wait = auth_limits.signup_attempt(request)
+        if wait:
+            raise TooManyAttempts(wait)
         User = get_user_model()
-        username = data["username"].strip()
+        username = usernames.normalise(data["username"])
         candidate = User(username=username)
+        hidden = usernames.hidden_characters(username)
+        if hidden:
+            raise ValidationFailed({"username": usernames.problems(username)})
         try:
             User._meta.get_field("username").run_validators(username)
         except DjangoValidationError as exc:
@@ -85,6 +109,9 @@ class SignupView(ApiView):
             raise ValidationFailed({"password": list(exc.messages)}) from None
         if User.objects.filter(username__iexact=username).exists():
             raise ValidationFailed.single("username", gettext("That username is taken."))
+        taken = usernames.problems(username)
+        if taken:
+            raise ValidationFailed({"username": taken})
         try:
             with transaction.atomic():
                 user = User.objects.create_user(username=username, password=data["password"])

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
-from rest_framework import exceptions, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.generics import GenericAPIView
 from rest_framework.pagination import LimitOffsetPagination
@@ -17,19 +17,32 @@ from rest_framework.response import Response
 
 from scoring import selectors
 from scoring.models import Group, Match, Round
+from scoring.numbers import parse_whole
 from scoring.permissions import Authenticated, Public
 from scoring.serializers import ErrorSerializer, MatchSerializer, RoundSerializer
 from scoring.services import Conflict, IdempotencyMismatch, NotAllowed, StaleVersion, ValidationFailed
 from scoring.throttles import WriteThrottle
 
+# The version a client edits: an ETag it read ("3", W/"3" or 3). ASCII digits only.
+VERSION_PATTERN = r'^(W/)?"?[0-9]{1,9}"?$'
 IF_MATCH = OpenApiParameter(
     "If-Match",
     OpenApiTypes.STR,
     OpenApiParameter.HEADER,
-    description='the version you are changing, e.g. "3" (or send "version" in the body or query)',
+    pattern=VERSION_PATTERN,
+    description='the version you are changing, e.g. "3" (or send "version" in the body)',
 )
-VERSION_QUERY = OpenApiParameter(
-    "version", OpenApiTypes.INT, OpenApiParameter.QUERY, description="the version you are changing"
+# Where the service refuses a write without the version it was made against (optimistic concurrency), the
+# schema says so: If-Match is required. ("version" in the body or the query is still read when If-Match is
+# absent, for older clients, but it is not the documented way.)
+IF_MATCH_REQUIRED = OpenApiParameter(
+    "If-Match",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=True,
+    pattern=VERSION_PATTERN,
+    description='the version you are changing (the ETag of your last read), e.g. "3"; an older version is '
+    "refused with 409 and the current object",
 )
 
 
@@ -63,6 +76,49 @@ def _has_nul(value: Any) -> bool:
     return False
 
 
+# DRF coerces JSON types quietly: 0 becomes the name "0", "3" the integer 3, "yes" the boolean true. The
+# schema promises a string, an integer, a boolean: a body with another JSON type is refused, naming the field.
+_JSON_TYPES: list[tuple[type[serializers.Field], tuple[type, ...], str]] = [
+    (serializers.BooleanField, (bool,), gettext_noop("Must be true or false.")),
+    (serializers.IntegerField, (int,), gettext_noop("Must be a whole number.")),
+    (serializers.ChoiceField, (str,), gettext_noop("Must be text.")),
+    (serializers.CharField, (str,), gettext_noop("Must be text.")),
+]
+
+
+def _type_problem(field: serializers.Field, value: Any) -> str | None:
+    if value is None:
+        return None
+    for kind, types, message in _JSON_TYPES:
+        if isinstance(field, kind):
+            ok = isinstance(value, types) and not (kind is serializers.IntegerField and isinstance(value, bool))
+            return None if ok else gettext(message)
+    return None
+
+
+def _wrong_json_types(serializer: Any, data: Any, prefix: str = "") -> dict[str, list[str]]:
+    """Fields of ``serializer`` (and of its nested serializers and list children) sent with the wrong JSON type."""
+    out: dict[str, list[str]] = {}
+    if not isinstance(data, dict):
+        return out
+    for name, field in serializer.fields.items():
+        if field.read_only or name not in data:
+            continue
+        value, path = data[name], f"{prefix}{name}"
+        if isinstance(field, serializers.ListField) and isinstance(value, list):
+            for i, item in enumerate(value):
+                problem = _type_problem(field.child, item)
+                if problem:
+                    out[f"{path}.{i}"] = [problem]
+        elif isinstance(field, serializers.Serializer):
+            out.update(_wrong_json_types(field, value, f"{path}."))
+        else:
+            problem = _type_problem(field, value)
+            if problem:
+                out[path] = [problem]
+    return out
+
+
 def invalid(problems: dict[str, list[str]], details: list[dict[str, Any]] | None = None) -> Response:
     body: dict[str, Any] = {"detail": gettext("Invalid input."), "errors": problems}
     if details:
@@ -70,10 +126,41 @@ def invalid(problems: dict[str, list[str]], details: list[dict[str, Any]] | None
     return Response(body, status=status.HTTP_400_BAD_REQUEST)
 
 
+OFFSET_MAX = 2**31 - 1
+
+
 class Pagination(LimitOffsetPagination):
-    """``?limit=&offset=`` (default 50 per page, at most 500)."""
+    """``?limit=&offset=`` (default 50 per page, at most 500). A limit or offset that is not a whole number in
+    range is a 400 naming it, as documented (DRF would quietly read ``offset=null`` as 0)."""
 
     max_limit = 500
+
+    def _query_number(self, request: Any, name: str, *, minimum: int, maximum: int | None) -> int | None:
+        raw = request.query_params.get(name)
+        if raw is None:
+            return None
+        number = parse_whole(raw, max_digits=4000)
+        if number is None or number < minimum or (maximum is not None and number > maximum):
+            raise ValidationFailed.single(name, gettext("Enter a whole number from %(low)s.") % {"low": minimum})
+        return number
+
+    def get_limit(self, request: Any) -> int | None:
+        limit = self._query_number(request, self.limit_query_param, minimum=1, maximum=None)
+        return self.default_limit if limit is None else min(limit, self.max_limit)
+
+    def get_offset(self, request: Any) -> int:
+        offset = self._query_number(request, self.offset_query_param, minimum=0, maximum=OFFSET_MAX)
+        return offset or 0
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
+        parameters = super().get_schema_operation_parameters(view)
+        bounds = {
+            self.limit_query_param: {"minimum": 1},
+            self.offset_query_param: {"minimum": 0, "maximum": OFFSET_MAX},
+        }
+        for parameter in parameters:
+            parameter["schema"].update(bounds.get(parameter["name"], {}))
+        return parameters
 
 
 class ApiSchema(AutoSchema):
@@ -126,25 +213,32 @@ class ApiView(GenericAPIView):
         if _has_nul(data):
             raise ValidationFailed.single("non_field_errors", gettext("Text cannot contain NUL characters."))
         serializer = serializer_class(data=data)
+        wrong = _wrong_json_types(serializer, data)
+        if wrong:
+            raise ValidationFailed(wrong)
         serializer.is_valid(raise_exception=True)
         return dict(serializer.validated_data)
 
     def expected_version(self, data: dict[str, Any] | None = None) -> int | None:
-        """The version the client edits: If-Match header, else ``version`` in the body or the query."""
-        raw = self.request.headers.get("If-Match")
+        """The version the client edits: If-Match header, else ``version`` in the body or the query.
+
+        ASCII digits only (``"²"`` or ``"١"`` are not versions): anything else is a 400 naming ``version``."""
+        raw: Any = self.request.headers.get("If-Match") or None  # an empty header is no header
         if raw is None and data is not None and data.get("version") is not None:
-            return int(data["version"])
+            raw = data["version"]
         if raw is None:
             raw = self.request.query_params.get("version")
         if raw is None or raw == "":
             return None
-        text = raw.strip()
-        if text.startswith("W/"):
-            text = text[2:]
-        text = text.strip('"')
-        if not text.isdigit() or len(text) > 9:
+        if isinstance(raw, str):
+            raw = raw.strip()
+            if raw.startswith("W/"):
+                raw = raw[2:]
+            raw = raw.strip('"')
+        version = parse_whole(raw, max_digits=9)
+        if version is None:
             raise ValidationFailed.single("version", gettext("A version is a whole number."))
-        return int(text)
+        return version
 
     def group(self, *, group_id: Any) -> Group:
         return selectors.group_get(user=self.request.user, group_id=group_id)

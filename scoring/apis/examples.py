@@ -70,12 +70,12 @@ CALCULATOR_REQUEST = _each(
 CALCULATOR_RESPONSE = _each(_calculator_response, response_only=True)
 CALCULATOR = LazyExamples(lambda: [*CALCULATOR_REQUEST, *CALCULATOR_RESPONSE])
 ROUND_REQUEST = _each(lambda r, e: {"facts": e["facts"]}, request_only=True)
-ROUND_EDIT_REQUEST = _each(lambda r, e: {"facts": e["facts"], "version": 1}, request_only=True)
+ROUND_EDIT_REQUEST = _each(lambda r, e: {"facts": e["facts"]}, request_only=True)
 MATCH_REQUEST = _each(
     lambda r, e: {"ruleset": r.key, "options": e.get("options") or {}, "players": list(range(1, e["players"] + 1))},
     request_only=True,
 )
-MATCH_OPTIONS_REQUEST = _each(lambda r, e: {"options": e.get("options") or {}, "version": 1}, request_only=True)
+MATCH_OPTIONS_REQUEST = _each(lambda r, e: {"options": e.get("options") or {}}, request_only=True)
 
 
 def _card(colour: str, value: int) -> dict[str, Any]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
 from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -15,6 +14,8 @@ from scoring.serializers import (
     GroupCreateSerializer,
     GroupSerializer,
     GroupUpdateSerializer,
+    InvitationSentSerializer,
+    InvitationSerializer,
     InviteCreateSerializer,
     InvitePreviewSerializer,
     InviteSerializer,
@@ -76,18 +77,15 @@ class MembershipListView(ApiView):
 
     @extend_schema(
         request=MembershipCreateSerializer,
-        responses={201: MembershipSerializer, **ERRORS},
-        summary="Add a member (owners)",
+        responses={202: InvitationSentSerializer, **ERRORS},
+        summary="Invite an account by username (owners); it becomes a member when it accepts",
     )
     def post(self, request: Request, group_id: int) -> Response:
         group = self.group(group_id=group_id)
         services.owner_require(group=group, user=request.user)
         data = self.payload(MembershipCreateSerializer)
-        user = get_user_model().objects.filter(username=data["username"]).first()
-        if user is None:
-            raise services.ValidationFailed.single("username", gettext("There is no user with this name."))
-        membership = services.membership_add(group=group, user=user, role=data["role"], by=request.user)
-        return Response(MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
+        services.member_invite(group=group, username=data["username"], by=request.user)
+        return Response({"detail": services.invitation_sent_text()}, status=status.HTTP_202_ACCEPTED)
 
 
 class MembershipDetailView(ApiView):
@@ -176,3 +174,32 @@ class InviteAcceptView(ApiView):
         invite = selectors.invite_by_token(token=token)
         services.invite_accept(invite=invite, user=request.user)
         return Response(GroupSerializer(self.group(group_id=invite.group_id)).data)
+
+
+class InvitationListView(ApiView):
+    serializer_class = InvitationSerializer
+
+    @extend_schema(responses=InvitationSerializer(many=True), summary="Invitations waiting for your answer")
+    def get(self, request: Request) -> Response:
+        page = self.paginate_queryset(selectors.invitation_list_for(user=request.user))
+        return self.get_paginated_response(InvitationSerializer(page, many=True).data)
+
+
+class InvitationAcceptView(ApiView):
+    serializer_class = GroupSerializer
+
+    @extend_schema(request=None, responses={200: GroupSerializer, **ERRORS}, summary="Accept an invitation")
+    def post(self, request: Request, invite_id: int) -> Response:
+        invite = selectors.invitation_get(user=request.user, invite_id=invite_id)
+        services.invite_accept(invite=invite, user=request.user)
+        return Response(GroupSerializer(self.group(group_id=invite.group_id)).data)
+
+
+class InvitationDeclineView(ApiView):
+    serializer_class = InvitationSerializer
+
+    @extend_schema(request=None, responses={204: None, **ERRORS}, summary="Decline an invitation")
+    def post(self, request: Request, invite_id: int) -> Response:
+        invite = selectors.invitation_get(user=request.user, invite_id=invite_id)
+        services.invitation_decline(invite=invite, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -17,13 +17,14 @@ from scoring.serializers import (
     MatchCreateSerializer,
     MatchSerializer,
     MatchUpdateSerializer,
+    ObjectField,
     RoundSerializer,
     ScoreboardSerializer,
     VersionSerializer,
 )
 
 from . import examples
-from .base import IF_MATCH, VERSION_QUERY, ApiView, etag
+from .base import IF_MATCH, IF_MATCH_REQUIRED, ApiView, etag
 from .groups import ERRORS
 
 STALE = {409: ErrorSerializer}
@@ -58,6 +59,10 @@ class MatchListView(ApiView):
         summary="Start a match",
     )
     def post(self, request: Request, group_id: int) -> Response:
+        """Options left out take their defaults; some depend on the request's language (Accept-Language or the
+        language cookie): an NJET match created in Hungarian defaults to the Hungarian edition's rules
+        (``tie_rule`` "hungarian"), in any other language to the English edition's. The stored options always
+        hold the value chosen."""
         group = self.group(group_id=group_id)
         data = self.payload(MatchCreateSerializer)
         match = services.match_create(
@@ -66,6 +71,7 @@ class MatchListView(ApiView):
             options=data.get("options"),
             player_ids=data["players"],
             user=request.user,
+            language=get_language(),
         )
         return Response(MatchSerializer(self.match(match_id=match.pk)).data, status=status.HTTP_201_CREATED)
 
@@ -79,8 +85,8 @@ class MatchDetailView(ApiView):
         return etag(Response(MatchSerializer(match).data), match.version)
 
     @extend_schema(
-        request=MatchUpdateSerializer,
-        parameters=[IF_MATCH],
+        request=inline_serializer("MatchOptions", {"options": ObjectField()}),
+        parameters=[IF_MATCH_REQUIRED],
         responses={200: MatchSerializer, **ERRORS},
         examples=examples.MATCH_OPTIONS_REQUEST,
         summary="Change the options (every round is re-scored)",
@@ -94,7 +100,7 @@ class MatchDetailView(ApiView):
         match = self.match(match_id=match_id)
         return etag(Response(MatchSerializer(match).data), match.version)
 
-    @extend_schema(parameters=[IF_MATCH, VERSION_QUERY], responses={204: None, **ERRORS}, summary="Delete a match")
+    @extend_schema(parameters=[IF_MATCH_REQUIRED], responses={204: None, **ERRORS}, summary="Delete a match")
     def delete(self, request: Request, match_id: int) -> Response:
         match = self.match(match_id=match_id)
         services.match_delete(match=match, expected_version=self.expected_version(), user=request.user)
@@ -113,7 +119,8 @@ class _MatchAction(ApiView):
         return etag(Response(MatchSerializer(match).data), match.version)
 
 
-_ACTION_SCHEMA = {"request": VersionSerializer, "parameters": [IF_MATCH], "responses": {200: MatchSerializer, **ERRORS}}
+# finish and reopen need the version the client saw (If-Match); they take no body
+_ACTION_SCHEMA = {"request": None, "parameters": [IF_MATCH_REQUIRED], "responses": {200: MatchSerializer, **ERRORS}}
 
 
 class MatchFinishView(_MatchAction):
@@ -146,11 +153,17 @@ class MatchUndoView(ApiView):
     serializer_class = RoundSerializer
 
     @extend_schema(
-        request=None, responses={200: RoundSerializer, **ERRORS}, summary="Undo the newest round change in the match"
+        request=VersionSerializer,
+        parameters=[IF_MATCH],
+        responses={200: RoundSerializer, **ERRORS},
+        summary="Undo the newest round change in the match",
     )
     def post(self, request: Request, match_id: int) -> Response:
+        """Send the match version you saw (If-Match or ``version``): a repeated or parallel call with the same
+        version undoes one change, and the others get 409 with the match as it is now (nothing more undone)."""
         match = self.match(match_id=match_id)
-        rnd = services.match_undo_last(match=match, user=request.user)
+        data = self.payload(VersionSerializer)
+        rnd = services.match_undo_last(match=match, user=request.user, expected_version=self.expected_version(data))
         rnd = selectors.round_get(match=match, number=rnd.number)
         return etag(Response(RoundSerializer(rnd, context=self.round_context(match)).data), rnd.version)
 
@@ -172,3 +185,16 @@ class EventListView(ApiView):
     def get(self, request: Request, match_id: int) -> Response:
         page = self.paginate_queryset(selectors.event_list(match=self.match(match_id=match_id)))
         return self.get_paginated_response(EventSerializer(page, many=True).data)
+
+
+class MatchRematchView(ApiView):
+    serializer_class = MatchSerializer
+
+    @extend_schema(
+        request=None,
+        responses={201: MatchSerializer, **ERRORS},
+        summary="Start a rematch: same game, players, seats and options",
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        again = services.match_rematch(match=self.match(match_id=match_id), user=request.user)
+        return Response(MatchSerializer(self.match(match_id=again.pk)).data, status=status.HTTP_201_CREATED)

@@ -63,7 +63,9 @@ class PlayerDetailView(ApiView):
     def get(self, request: Request, group_id: int, player_id: int) -> Response:
         group = self.group(group_id=group_id)
         return Response(
-            PlayerSerializer(selectors.player_get(group=group, player_id=player_id, include_merged=True)).data
+            PlayerSerializer(
+                selectors.player_get(group=group, player_id=player_id, include_merged=True, include_archived=True)
+            ).data
         )
 
     @extend_schema(
@@ -75,10 +77,12 @@ class PlayerDetailView(ApiView):
         group = self.group(group_id=group_id)
         player = selectors.player_get(group=group, player_id=player_id)
         data = self.payload(PlayerUpdateSerializer)
-        if "name" in data:
-            services.player_rename(player=player, name=data["name"], user=request.user)
-        if "user" in data:
-            services.player_link(player=player, linked_user=_account(group, data["user"]), user=request.user)
+        services.player_update(
+            player=player,
+            user=request.user,
+            name=data.get("name", services.UNSET),
+            linked_user_id=data.get("user", services.UNSET),
+        )
         return Response(PlayerSerializer(selectors.player_get(group=group, player_id=player_id)).data)
 
     @extend_schema(responses={204: None, **ERRORS}, summary="Delete a player who never played")

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -15,15 +15,18 @@ from scoring import selectors, services
 from scoring.models import Match, Round
 from scoring.serializers import (
     ErrorSerializer,
+    ObjectField,
     RoundCreateSerializer,
     RoundSerializer,
+    RoundTakenSerializer,
     RoundUpdateSerializer,
     RoundWriteResultSerializer,
     VersionSerializer,
 )
+from scoring.services.errors import RoundTaken
 
 from . import examples
-from .base import IF_MATCH, VERSION_QUERY, ApiView, etag
+from .base import IF_MATCH, IF_MATCH_REQUIRED, ApiView, etag
 from .groups import ERRORS
 
 IDEMPOTENCY_KEY = OpenApiParameter(
@@ -71,12 +74,17 @@ class RoundListView(_RoundView):
     @extend_schema(
         request=RoundCreateSerializer,
         parameters=[IDEMPOTENCY_KEY],
-        responses={201: RoundWriteResultSerializer, **ERRORS, 422: ErrorSerializer},
+        responses={201: RoundWriteResultSerializer, **ERRORS, 409: RoundTakenSerializer, 422: ErrorSerializer},
         examples=examples.ROUND_REQUEST,
         summary="Record the next round",
     )
     def post(self, request: Request, match_id: int) -> Response:
-        """Scores the round by the match's ruleset; 400 with field-level messages when a rule is broken."""
+        """Scores the round by the match's ruleset; 400 with field-level messages when a rule is broken.
+
+        Send the round ``number`` the client shows (the scoreboard's ``next_number``) so that two clients never
+        store one round twice: when another client saved that round meanwhile, or rounds were deleted, nothing
+        is stored and the answer is 409 naming who saved it, with that round as ``current``. A retry with the
+        same Idempotency-Key still gets its own round (201, Idempotent-Replayed)."""
         match = self.match(match_id=match_id, seats=False)  # the service reads the seats under its lock
         key = request.headers.get("Idempotency-Key") or None
         if key is not None and (len(key) > 100 or not key.isprintable()):
@@ -84,19 +92,39 @@ class RoundListView(_RoundView):
                 "Idempotency-Key", gettext("An Idempotency-Key is 1 to 100 printable characters.")
             )
         data = self.payload(RoundCreateSerializer)
-        rnd = services.round_record(
-            match=match,
-            facts=data["facts"],
-            user=request.user,
-            idempotency_key=key,
-            respond=lambda written: self.written(written, match),
-        )
+        try:
+            rnd = services.round_record(
+                match=match,
+                facts=data["facts"],
+                user=request.user,
+                idempotency_key=key,
+                respond=lambda written: self.written(written, match),
+                expected_number=data.get("number"),
+            )
+        except RoundTaken as taken:
+            return self.taken(taken, match_id)
         body = getattr(rnd, "idempotent_response", None)
         if body is None:  # a replay of a key stored before responses were kept with it
             body = self.written(rnd, match)
         if getattr(rnd, "replayed", False):
             return Response(body, status=status.HTTP_201_CREATED, headers={"Idempotent-Replayed": "true"})
         return etag(Response(body, status=status.HTTP_201_CREATED), rnd.version)
+
+    def taken(self, taken: RoundTaken, match_id: int) -> Response:
+        """409: the round number was taken meanwhile; the round saved with it, as it is now."""
+        current = None
+        if taken.round is not None:
+            match = self.match(match_id=match_id)
+            saved = selectors.round_get(match=match, number=taken.expected)
+            current = RoundSerializer(saved, context=self.round_context(match)).data
+        body = {
+            "detail": taken.message(),
+            "number": taken.expected,
+            "next_number": taken.next_number,
+            "saved_by": taken.by,
+            "current": current,
+        }
+        return Response(body, status=status.HTTP_409_CONFLICT)
 
 
 class RoundDetailView(_RoundView):
@@ -107,8 +135,8 @@ class RoundDetailView(_RoundView):
         return etag(Response(RoundSerializer(rnd, context=self.round_context(match)).data), rnd.version)
 
     @extend_schema(
-        request=RoundUpdateSerializer,
-        parameters=[IF_MATCH],
+        request=inline_serializer("RoundEdit", {"facts": ObjectField()}),
+        parameters=[IF_MATCH_REQUIRED],
         responses={200: RoundWriteResultSerializer, **ERRORS},
         examples=examples.ROUND_EDIT_REQUEST,
         summary="Edit a round (it and every later round are re-scored)",
@@ -124,7 +152,7 @@ class RoundDetailView(_RoundView):
         return etag(Response(self.written(rnd, match)), rnd.version)
 
     @extend_schema(
-        parameters=[IF_MATCH, VERSION_QUERY],
+        parameters=[IF_MATCH_REQUIRED],
         responses={200: RoundWriteResultSerializer, **ERRORS},
         summary="Delete a round (undoable)",
     )

@@ -48,6 +48,9 @@ def _trick_translated(tricks: Any, result: dict[str, Any]) -> dict[str, Any]:
     result["text"] = render(result["reason"], result["params"], result["text"])
     for kind in ("notes", "legality", "illegal"):
         result[kind] = [{**n, "text": render(n["msg"], n["params"], n["text"])} for n in result[kind]]
+    edition = result.get("edition")
+    if edition is not None:
+        result["edition"] = {**edition, "text": render(edition["msg"], edition["params"], edition["text"])}
     return result
 
 

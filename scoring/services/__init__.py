@@ -8,24 +8,44 @@ IdempotencyMismatch 422).
 
 from __future__ import annotations
 
+from .access import member_require, membership_of, owner_require
 from .errors import Conflict, IdempotencyMismatch, NotAllowed, ServiceError, StaleVersion, ValidationFailed
 from .groups import (
     group_create,
     group_delete,
+    group_leave,
     group_rename,
+    invitation_decline,
+    invitation_sent_text,
     invite_accept,
     invite_create,
     invite_is_valid,
+    invite_refusal,
     invite_revoke,
-    member_require,
+    member_invite,
     membership_add,
-    membership_of,
     membership_remove,
     membership_role,
-    owner_require,
 )
-from .matches import match_create, match_delete, match_finish, match_options_change, match_reopen
-from .players import player_create, player_delete, player_link, player_merge, player_rename
+from .matches import (
+    match_create,
+    match_delete,
+    match_finish,
+    match_options_change,
+    match_rematch,
+    match_reopen,
+)
+from .players import (
+    UNSET,
+    player_create,
+    player_delete,
+    player_link,
+    player_merge,
+    player_remove,
+    player_rename,
+    player_restore,
+    player_update,
+)
 from .rounds import (
     match_rescore,
     match_undo_last,
@@ -36,6 +56,7 @@ from .rounds import (
 )
 
 __all__ = [
+    "UNSET",
     "Conflict",
     "IdempotencyMismatch",
     "NotAllowed",
@@ -44,18 +65,24 @@ __all__ = [
     "ValidationFailed",
     "group_create",
     "group_delete",
+    "group_leave",
     "group_rename",
+    "invitation_decline",
+    "invitation_sent_text",
     "invite_accept",
     "invite_create",
     "invite_is_valid",
+    "invite_refusal",
     "invite_revoke",
     "match_create",
     "match_delete",
     "match_finish",
     "match_options_change",
+    "match_rematch",
     "match_reopen",
     "match_rescore",
     "match_undo_last",
+    "member_invite",
     "member_require",
     "membership_add",
     "membership_of",
@@ -66,7 +93,10 @@ __all__ = [
     "player_delete",
     "player_link",
     "player_merge",
+    "player_remove",
     "player_rename",
+    "player_restore",
+    "player_update",
     "round_delete",
     "round_edit",
     "round_record",

@@ -51,16 +51,17 @@ def ruleset_score(
         try:
             stored_before.append(ruleset.normalise(data, players=len(names), options=parsed))
         except InvalidRound as exc:
-            raise rules_failed(ruleset, exc, prefix=f"before.{i}") from None
+            raise rules_failed(ruleset, exc, prefix=f"before.{i}", names=names) from None
         except (TypeError, KeyError, IndexError, AttributeError, ValueError):
             raise ValidationFailed.single(f"before.{i}", gettext("These round facts cannot be read.")) from None
-    stored = normalise_or_fail(ruleset, facts, players=len(names), options=parsed)
+    stored = normalise_or_fail(ruleset, facts, players=len(names), options=parsed, names=names)
     history = history_or_fail(
         ruleset,
         [*stored_before, stored],
         players=len(names),
         options=parsed,
         labels=[*(f"before.{i}" for i in range(len(stored_before))), "facts"],
+        names=names,
     )
     result = history[-1][1]
     state = ruleset.module.match_state(history, players=len(names), options=parsed)

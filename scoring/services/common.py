@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.db import transaction
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from scoring import rules
 from scoring.models import Match, Round
@@ -28,17 +28,20 @@ def ruleset_get(key: str, *, field: str = "ruleset") -> Ruleset:
         raise ValidationFailed.single(field, gettext("There is no ruleset called '%(key)s'.") % {"key": key}) from None
 
 
-def problem_text(ruleset: Ruleset) -> Callable[[Problem], str]:
-    """Render a rules problem in the active language (falls back to the stored English text)."""
+def problem_text(ruleset: Ruleset, names: Sequence[str] | None = None) -> Callable[[Problem], str]:
+    """Render a rules problem in the active language, players by their ``names`` (falls back to the English
+    text)."""
 
     def render(problem: Problem) -> str:
-        return ruleset.render(problem.msg, dict(problem.params), translate=gettext)
+        return ruleset.render(problem.msg, dict(problem.params), translate=gettext, ntranslate=ngettext, names=names)
 
     return render
 
 
-def rules_failed(ruleset: Ruleset, error: InvalidRound, *, prefix: str = "") -> ValidationFailed:
-    return ValidationFailed.from_rules(error, prefix=prefix, translate=problem_text(ruleset))
+def rules_failed(
+    ruleset: Ruleset, error: InvalidRound, *, prefix: str = "", names: Sequence[str] | None = None
+) -> ValidationFailed:
+    return ValidationFailed.from_rules(error, prefix=prefix, translate=problem_text(ruleset, names))
 
 
 def version_check(obj: Round | Match, expected: int | None) -> None:
@@ -49,9 +52,13 @@ def version_check(obj: Round | Match, expected: int | None) -> None:
         raise StaleVersion(expected=expected, current=obj.version, obj=obj)
 
 
-def explanation_store(ruleset: Ruleset, result: rules.RoundResult) -> list[dict[str, Any]]:
-    """The structured explanation lines plus their English text, as stored on the round."""
-    return [{**line.as_dict(), "text": ruleset.render(line.msg, line.param_dict())} for line in result.lines]
+def explanation_store(
+    ruleset: Ruleset, result: rules.RoundResult, *, names: Sequence[str] | None = None
+) -> list[dict[str, Any]]:
+    """The structured explanation lines plus their English text (players by name), as stored on the round."""
+    return [
+        {**line.as_dict(), "text": ruleset.render(line.msg, line.param_dict(), names=names)} for line in result.lines
+    ]
 
 
 def request_hash(*parts: Any) -> str:
@@ -82,10 +89,14 @@ def match_snapshot(match: Match) -> dict[str, Any]:
 
 def stats_match_changed(*, match: Match, players: Sequence[int] | None = None) -> None:
     """Tell the statistics pipeline that a match or its rounds changed (call it inside the transaction:
-    the "dirty" record is written there, the rest runs once it commits)."""
+    the "dirty" record is written there, the rest runs once it commits), and, once it commits, the phones
+    showing the match (its new version on the live channel)."""
     from analytics import services as analytics_services
 
+    from . import live
+
     analytics_services.stats_match_changed(match=match, players=players)
+    live.publish_after_commit(match_id=match.pk, version=match.version)
 
 
 def stats_group_after_commit(*, group_id: int) -> None:
@@ -116,12 +127,14 @@ def options_or_fail(ruleset: Ruleset, options: Any, *, players: int) -> dict[str
         raise rules_failed(ruleset, exc) from None
 
 
-def normalise_or_fail(ruleset: Ruleset, facts: Any, *, players: int, options: dict[str, Any]) -> Any:
+def normalise_or_fail(
+    ruleset: Ruleset, facts: Any, *, players: int, options: dict[str, Any], names: Sequence[str] | None = None
+) -> Any:
     """The canonical stored form of submitted facts, or field-level errors under ``facts``."""
     try:
         return ruleset.normalise(facts, players=players, options=options)
     except InvalidRound as exc:
-        raise rules_failed(ruleset, exc, prefix="facts") from None
+        raise rules_failed(ruleset, exc, prefix="facts", names=names) from None
     except (TypeError, KeyError, IndexError, AttributeError, ValueError) as exc:
         # A shape the game module did not anticipate: still the client's input, so a 400 (and a log line).
         logger.warning("%s facts_parse raised %r for %r", ruleset.key, exc, facts)
@@ -136,6 +149,7 @@ def history_or_fail(
     options: dict[str, Any],
     labels: Sequence[str],
     stored: Sequence[Sequence[int]] = (),
+    names: Sequence[str] | None = None,
 ) -> list[tuple[Any, rules.RoundResult]]:
     """Score a whole match history (``options`` already parsed); on a broken rule, name the round.
 
@@ -160,4 +174,4 @@ def history_or_fail(
         ruleset.history(facts[: index + 1], players=players, options=options, stored=stored)
     except InvalidRound as exc:
         error = exc
-    raise rules_failed(ruleset, error, prefix=labels[index]) from None
+    raise rules_failed(ruleset, error, prefix=labels[index], names=names) from None

@@ -78,3 +78,42 @@ class StaleVersion(Conflict):
 
 class IdempotencyMismatch(ServiceError):
     """An Idempotency-Key was reused for a different request (HTTP 422)."""
+
+
+class RoundTaken(Conflict):
+    """A new round was entered on a form for round ``expected``, but that is no longer the next round's number
+    (HTTP 409): another phone saved that round meanwhile (``round``, saved by ``by``), or rounds were deleted.
+    Nothing was stored; ``next_number`` is the number the round would get now."""
+
+    def __init__(self, *, expected: int, next_number: int, round: Any = None, by: str = "") -> None:
+        self.expected = expected
+        self.next_number = next_number
+        self.round = round
+        self.by = by
+        super().__init__(self.message())
+
+    def message(self) -> str:
+        """The sentence shown to people (translated), for the API and the pages alike."""
+        from django.utils.translation import gettext
+
+        if self.round is not None and self.by:
+            return gettext("Round %(n)s was just saved by %(name)s.") % {"n": self.expected, "name": self.by}
+        if self.round is not None:
+            return gettext("Round %(n)s was just saved on another phone.") % {"n": self.expected}
+        return gettext("The rounds changed meanwhile: this would now be round %(next)s, not %(n)s.") % {
+            "n": self.expected,
+            "next": self.next_number,
+        }
+
+
+class AlreadyUndone(StaleVersion):
+    """An undo made against a match version that is no longer current: a repeated tap (the change it meant
+    was already undone) or another change in between (HTTP 409 with the current match).  Nothing was undone."""
+
+    def message(self) -> str:
+        from django.utils.translation import gettext
+
+        return gettext(
+            "Nothing was undone: that change was already undone, or the match changed meanwhile. "
+            "Check the rounds and tap Undo again if needed."
+        )

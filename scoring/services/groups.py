@@ -15,40 +15,13 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from scoring.models import Group, Invite, Membership, Player
+from scoring.models import Group, Invite, InviteUse, Membership, Player, Removal
 
-from .errors import Conflict, NotAllowed, ValidationFailed
+from .access import _name_clean, member_require, membership_of, owner_require
+from .errors import Conflict, NotAllowed, ServiceError, ValidationFailed
+from .players import player_create, player_link
 
 Role = Membership.Role
-
-
-def membership_of(*, group: Group, user: Any) -> Membership | None:
-    if user is None or not user.is_authenticated:
-        return None
-    return Membership.objects.filter(group=group, user=user).first()
-
-
-def owner_require(*, group: Group, user: Any) -> None:
-    """Raise NotAllowed unless ``user`` owns ``group``."""
-    membership = membership_of(group=group, user=user)
-    if membership is None or membership.role != Role.OWNER:
-        raise NotAllowed(gettext("Only an owner of the group can do this."))
-
-
-def member_require(*, group: Group, user: Any) -> Membership:
-    membership = membership_of(group=group, user=user)
-    if membership is None:
-        raise NotAllowed(gettext("Only members of the group can do this."))
-    return membership
-
-
-def _name_clean(name: Any, *, field: str = "name", max_length: int = 80) -> str:
-    if not isinstance(name, str) or not name.strip():
-        raise ValidationFailed.single(field, gettext("A name is required."))
-    name = " ".join(name.split())
-    if len(name) > max_length:
-        raise ValidationFailed.single(field, gettext("At most %(n)d characters, please.") % {"n": max_length})
-    return name
 
 
 @transaction.atomic
@@ -57,8 +30,6 @@ def group_create(*, name: str, user: Any, player_name: str | None = None) -> Gro
     group = Group.objects.create(name=_name_clean(name), created_by=user)
     Membership.objects.create(group=group, user=user, role=Role.OWNER)
     if player_name:
-        from .players import player_create
-
         player_create(group=group, name=player_name, user=user, linked_user=user)
     return group
 
@@ -123,7 +94,45 @@ def membership_remove(*, membership: Membership, by: Any) -> None:
     Group.objects.select_for_update().get(pk=membership.group_id)
     if membership.role == Role.OWNER and not _owners_left(membership.group, without=membership):
         raise Conflict(gettext("A group needs at least one owner."))
+    if by is None or by.pk != membership.user_id:
+        # Removed by an owner: the links they (or anyone) were given before now no longer let them back in.
+        Removal.objects.update_or_create(
+            group_id=membership.group_id,
+            user_id=membership.user_id,
+            defaults={"removed_by": by, "removed_at": timezone.now()},
+        )
     membership.delete()
+
+
+class Left:
+    """What ``group_leave`` did."""
+
+    LEFT = "left"
+    DELETED = "deleted"
+
+
+@transaction.atomic
+def group_leave(*, group: Group, user: Any, delete_if_alone: bool = False) -> str:
+    """``user`` leaves ``group``; returns ``Left.*``.
+
+    A member, or an owner while another owner stays, simply leaves (their player and its history stay in the
+    group).  The last owner cannot leave while other members remain: someone has to manage the group, so they
+    make another member an owner first.  An owner alone in the group leaves by deleting it, and only when
+    ``delete_if_alone`` says that they confirmed it.
+    """
+    membership = member_require(group=group, user=user)
+    Group.objects.select_for_update().get(pk=group.pk)
+    if membership.role == Role.OWNER and not _owners_left(group, without=membership):
+        if Membership.objects.filter(group=group).exclude(pk=membership.pk).exists():
+            raise Conflict(
+                gettext("You are the last owner of this group: make another member an owner first, then you can leave.")
+            )
+        if not delete_if_alone:
+            raise Conflict(gettext("You are the only member: leaving deletes the group. Confirm that to go on."))
+        group_delete(group=group, user=user)
+        return Left.DELETED
+    membership.delete()
+    return Left.LEFT
 
 
 def invite_create(*, group: Group, user: Any, player: Player | None = None, days: int | None = None) -> Invite:
@@ -157,19 +166,110 @@ def invite_is_valid(*, invite: Invite) -> bool:
     return invite.revoked_at is None and invite.expires_at > timezone.now()
 
 
+def _refused_removed() -> Conflict:
+    return Conflict(
+        gettext(
+            "An owner removed you from this group, so this invite no longer lets you in."
+            " Ask an owner to invite you again."
+        )
+    )
+
+
+def invite_refusal(*, invite: Invite, user: Any) -> ServiceError | None:
+    """Why ``user`` cannot join through ``invite`` (the error ``invite_accept`` raises), or None.
+
+    Also for the join page, which explains a refusal before anyone taps "Join".
+    """
+    if invite.revoked_at is not None:
+        return Conflict(gettext("This invite was revoked."))
+    if invite.expires_at <= timezone.now():
+        return Conflict(gettext("This invite has expired."))
+    if invite.is_personal and (invite.invitee_id is None or invite.invitee_id != user.pk):
+        return NotAllowed(gettext("This invitation is for someone else."))
+    if invite.declined_at is not None:
+        return Conflict(gettext("You declined this invitation. Ask an owner to invite you again."))
+    group_id = invite.group_id
+    current = Membership.objects.filter(group_id=group_id, user=user).exists()
+    if InviteUse.objects.filter(invite=invite, user=user).exists():
+        if current:
+            return None
+        if Removal.objects.filter(group_id=group_id, user=user).exists():
+            return _refused_removed()
+        return Conflict(gettext("You have already used this invite link. Ask an owner for a new one."))
+    if not current and Removal.objects.filter(group_id=group_id, user=user, removed_at__gte=invite.created_at).exists():
+        return _refused_removed()
+    return None
+
+
 @transaction.atomic
 def invite_accept(*, invite: Invite, user: Any) -> Membership:
-    """Join the invite's group (as a member) and take over the guest player it names, if any."""
-    invite = Invite.objects.select_for_update(of=("self",)).select_related("group", "player").get(pk=invite.pk)
-    if invite.revoked_at is not None:
-        raise Conflict(gettext("This invite was revoked."))
-    if invite.expires_at <= timezone.now():
-        raise Conflict(gettext("This invite has expired."))
-    membership = membership_add(group=invite.group, user=user)
-    if invite.player is not None and invite.player.user_id != user.pk:
-        from .players import player_link
+    """Join the invite's group (as a member) and take over the guest player it names, if any.
 
+    A link lets each person in once: accepting again while a member changes nothing; coming back through it after
+    leaving or being removed is refused.  Nor does any invite made before an owner removed someone let them back
+    in.  A personal invitation can only be accepted by the account it names.
+    """
+    invite = Invite.objects.select_for_update(of=("self",)).select_related("group", "player").get(pk=invite.pk)
+    group = invite.group
+    Group.objects.select_for_update().get(pk=group.pk)  # one answer at a time per group (removals too)
+    refusal = invite_refusal(invite=invite, user=user)
+    if refusal is not None:
+        raise refusal
+    current = membership_of(group=group, user=user)
+    if current is not None and InviteUse.objects.filter(invite=invite, user=user).exists():
+        return current  # the second tap on the same link: nothing more happens
+    membership = current or membership_add(group=group, user=user)
+    if invite.player is not None and invite.player.user_id != user.pk:
         player_link(player=invite.player, linked_user=user, user=None)
+    InviteUse.objects.create(invite=invite, user=user)
+    Removal.objects.filter(group=group, user=user).delete()
     invite.accepted_count += 1
     invite.save(update_fields=["accepted_count"])
     return membership
+
+
+def invitation_sent_text() -> str:
+    """The owner's answer to an invitation by username: the same whether or not the account exists."""
+    return gettext("If that user exists, they will see your invitation.")
+
+
+def member_invite(*, group: Group, username: Any, by: Any) -> None:
+    """An owner invites an account by its username; the account's owner accepts or declines.
+
+    Returns nothing, whatever the name: the owner's answer is the same for a name that no account has, so adding
+    members cannot be used to find out which usernames exist.  The invitation is recorded either way (and shown
+    to the owners as waiting); an unknown name's invitation can never be accepted.
+    """
+    owner_require(group=group, user=by)
+    if not isinstance(username, str) or not username.strip():
+        raise ValidationFailed.single("username", gettext("Type the username of the person to invite."))
+    name = username.strip()
+    if len(name) > 150:
+        raise ValidationFailed.single("username", gettext("At most %(n)d characters, please.") % {"n": 150})
+    from django.contrib.auth import get_user_model
+
+    invitee = get_user_model().objects.filter(username=name).first()
+    if invitee is not None and membership_of(group=group, user=invitee) is not None:
+        return
+    waiting = Invite.objects.filter(
+        group=group, invitee_name=name, revoked_at__isnull=True, accepted_count=0, expires_at__gt=timezone.now()
+    )
+    if waiting.exists():  # declined ones too: no second invitation until the first one runs out
+        return
+    Invite.objects.create(
+        group=group,
+        created_by=by,
+        invitee=invitee,
+        invitee_name=name,
+        expires_at=timezone.now() + timedelta(days=settings.INVITE_DAYS),
+    )
+
+
+def invitation_decline(*, invite: Invite, user: Any) -> Invite:
+    """The invited account says no; the owners keep seeing the invitation as waiting (they learn nothing)."""
+    if not invite.is_personal or invite.invitee_id is None or invite.invitee_id != user.pk:
+        raise NotAllowed(gettext("This invitation is for someone else."))
+    if invite.declined_at is None and invite.accepted_count == 0:
+        invite.declined_at = timezone.now()
+        invite.save(update_fields=["declined_at"])
+    return invite

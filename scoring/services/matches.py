@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 
 from scoring.models import Group, Match, Player, Round, RoundEvent, Seat
 
+from .access import member_require
 from .common import (
     match_snapshot,
     options_or_fail,
@@ -20,8 +21,7 @@ from .common import (
     version_check,
 )
 from .errors import Conflict, NotAllowed, ValidationFailed
-from .groups import member_require
-from .rounds import _event, _live, _seats, match_lock, match_state_follow, rounds_rescore
+from .rounds import _event, _live, _seating, match_lock, match_state_follow, rounds_rescore
 
 
 @transaction.atomic
@@ -32,21 +32,28 @@ def match_create(
     options: dict[str, Any] | None,
     player_ids: Sequence[int],
     user: Any,
+    language: str | None = None,
 ) -> Match:
     """Start a match of ``ruleset`` with the players seated in ``player_ids`` order (seat 0 deals first).
 
     The ruleset checks the player count and the options; the stored options
-    have every default filled in.
+    have every default filled in. ``language`` (the creator's) picks the defaults that depend on it
+    (NJET: the edition of the rules); options given explicitly win.
     """
     member_require(group=group, user=user)
     rules = ruleset_get(ruleset)
+    if options is None or isinstance(options, dict):
+        options = {**rules.language_defaults(language), **(options or {})}
     ids = list(player_ids)
     if any(not isinstance(i, int) or isinstance(i, bool) for i in ids):
         raise ValidationFailed.single("players", gettext("Players are given by their ids."))
     if len(set(ids)) != len(ids):
         raise ValidationFailed.single("players", gettext("A player can take only one seat."))
     found = {
-        p.pk: p for p in Player.objects.filter(group=group, pk__in=ids, merged_into__isnull=True).only("pk", "group")
+        p.pk: p
+        for p in Player.objects.filter(
+            group=group, pk__in=ids, merged_into__isnull=True, archived_at__isnull=True
+        ).only("pk", "group")
     }
     missing = [i for i in ids if i not in found]
     if missing:
@@ -61,6 +68,17 @@ def match_create(
     return match
 
 
+def match_rematch(*, match: Match, user: Any) -> Match:
+    """Start a new match of the same game with the same players in the same seats and the same options."""
+    member_require(group=match.group, user=user)
+    seats = Seat.objects.filter(match=match).order_by("number").values_list("player_id", "player__merged_into_id")
+    # a player merged into another since then sits as the player they became
+    ids = [merged or pid for pid, merged in seats]
+    return match_create(
+        group=match.group, ruleset=match.ruleset, options=dict(match.options), player_ids=ids, user=user
+    )
+
+
 def match_options_change(*, match: Match, options: dict[str, Any], expected_version: int | None, user: Any) -> Match:
     """Change the match options and re-score every round under them (refused if a round breaks)."""
     with transaction.atomic():
@@ -68,14 +86,14 @@ def match_options_change(*, match: Match, options: dict[str, Any], expected_vers
         member_require(group=locked.group, user=user)
         version_check(locked, expected_version)
         rules = ruleset_get(locked.ruleset)
-        seats = _seats(locked)
+        seats, names = _seating(locked)
         parsed = options_or_fail(rules, options, players=len(seats))
         if parsed == locked.options:
             return locked
         before = match_snapshot(locked)
         locked.options = parsed
         results = rounds_rescore(
-            match=locked, ruleset=rules, seats=seats, live=_live(locked), options=parsed, user=user
+            match=locked, ruleset=rules, seats=seats, live=_live(locked), options=parsed, user=user, names=names
         )
         locked.version += 1
         match_state_follow(match=locked, ruleset=rules, results=results, players=len(seats), options=parsed, user=user)

@@ -1,4 +1,4 @@
-"""Players: guests or linked to an account; renamed, linked, deleted and merged."""
+"""Players: guests or linked to an account; renamed, linked, removed (deleted or archived), restored and merged."""
 
 from __future__ import annotations
 
@@ -6,25 +6,33 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from scoring.models import Group, Invite, Match, Membership, Player, RoundEvent, Score, Seat
 
+from .access import _name_clean, member_require, owner_require
 from .common import stats_group_after_commit
 from .errors import Conflict, NotAllowed, ValidationFailed
-from .groups import _name_clean, member_require, owner_require
 
 
-def _name_taken(group: Group, name: str, *, exclude: int | None = None) -> bool:
+def _name_taken(group: Group, name: str, *, exclude: int | None = None) -> Player | None:
     players = Player.objects.filter(group=group, name__iexact=name, merged_into__isnull=True)
     if exclude is not None:
         players = players.exclude(pk=exclude)
-    return players.exists()
+    return players.first()
 
 
 def _name_free(group: Group, name: Any, *, exclude: int | None = None) -> str:
     name = _name_clean(name, max_length=60)
-    if _name_taken(group, name, exclude=exclude):
+    taken = _name_taken(group, name, exclude=exclude)
+    if taken is not None and taken.archived_at is not None:
+        raise ValidationFailed.single(
+            "name",
+            gettext("%(name)s was removed from the group earlier: restore them from the removed players.")
+            % {"name": taken.name},
+        )
+    if taken is not None:
         raise ValidationFailed.single("name", gettext("There is already a player called %(name)s.") % {"name": name})
     return name
 
@@ -55,6 +63,60 @@ def player_rename(*, player: Player, name: str, user: Any) -> Player:
     return player
 
 
+class _Unset:
+    """No change asked for (``None`` means "make them a guest")."""
+
+
+UNSET: Any = _Unset()
+
+
+def _link_permitted(*, membership: Membership, player: Player, linked_user_id: int | None, user: Any) -> None:
+    """An owner may link anyone; a member only themselves to a guest player, or unlink themselves."""
+    is_self = linked_user_id is not None and linked_user_id == user.pk and player.user_id is None
+    unlink_self = linked_user_id is None and player.user_id == user.pk
+    if membership.role != Membership.Role.OWNER and not (is_self or unlink_self):
+        raise NotAllowed(gettext("Only an owner can link other people's players."))
+
+
+@transaction.atomic
+def player_update(*, player: Player, user: Any, name: Any = UNSET, linked_user_id: Any = UNSET) -> Player:
+    """Rename and/or (un)link a player in one go: everything is checked before anything is written.
+
+    Permissions come first (a member who may not link this player gets NotAllowed even if the rename alone would
+    be fine), then the name and the account; a refused request changes nothing.
+    """
+    membership = member_require(group=player.group, user=user)
+    player = Player.objects.select_for_update(of=("self",)).select_related("group").get(pk=player.pk)
+    if linked_user_id is not UNSET:
+        _link_permitted(membership=membership, player=player, linked_user_id=linked_user_id, user=user)
+    if player.merged_into_id is not None:
+        raise Conflict(gettext("This player was merged into another one."))
+    fields: list[str] = []
+    if name is not UNSET:
+        player.name = _name_free(player.group, name, exclude=player.pk)
+        fields.append("name")
+    if linked_user_id is not UNSET:
+        linked_user = None
+        if linked_user_id is not None:
+            from django.contrib.auth import get_user_model
+
+            linked_user = get_user_model().objects.filter(pk=linked_user_id, memberships__group=player.group).first()
+            if linked_user is None:
+                raise ValidationFailed.single("user", gettext("Only a member of the group can be linked to a player."))
+            if player.user_id is not None and player.user_id != linked_user.pk:
+                raise ValidationFailed.single("user", gettext("This player is already linked to another account."))
+            _link_check(player.group, linked_user, exclude=player.pk)
+        player.user = linked_user
+        fields.append("user")
+    if fields:
+        try:
+            with transaction.atomic():
+                player.save(update_fields=fields)
+        except IntegrityError:
+            raise ValidationFailed.single("name", gettext("That name is taken.")) from None
+    return player
+
+
 def _link_check(group: Group, linked_user: Any, *, exclude: int | None) -> None:
     if not Membership.objects.filter(group=group, user=linked_user).exists():
         raise ValidationFailed.single("user", gettext("Only a member of the group can be linked to a player."))
@@ -74,10 +136,8 @@ def player_link(*, player: Player, linked_user: Any, user: Any) -> Player:
     """
     if user is not None:
         membership = member_require(group=player.group, user=user)
-        is_self = linked_user is not None and linked_user.pk == user.pk and player.user_id is None
-        unlink_self = linked_user is None and player.user_id == user.pk
-        if membership.role != Membership.Role.OWNER and not (is_self or unlink_self):
-            raise NotAllowed(gettext("Only an owner can link other people's players."))
+        linked_id = linked_user.pk if linked_user is not None else None
+        _link_permitted(membership=membership, player=player, linked_user_id=linked_id, user=user)
     if player.merged_into_id is not None:
         raise Conflict(gettext("This player was merged into another one."))
     if linked_user is not None:
@@ -95,6 +155,46 @@ def player_delete(*, player: Player, user: Any) -> None:
     if Seat.objects.filter(player=player).exists():
         raise Conflict(gettext("This player has played; merge them into another player instead."))
     player.delete()
+
+
+class Removed:
+    """What ``player_remove`` did."""
+
+    DELETED = "deleted"
+    ARCHIVED = "archived"
+
+
+@transaction.atomic
+def player_remove(*, player: Player, user: Any) -> str:
+    """Take a player off the group's list (any member may).
+
+    A player who never sat at a match is deleted.  One who did is archived: hidden from the players list and from
+    new matches, while their past matches keep their name and points and the statistics keep counting them;
+    ``player_restore`` brings them back.  Invite links naming the player stop working.  Returns ``Removed.*``.
+    """
+    member_require(group=player.group, user=user)
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if player.merged_into_id is not None:
+        raise Conflict(gettext("This player was merged into another one."))
+    Invite.objects.filter(player=player, revoked_at__isnull=True).update(revoked_at=timezone.now())
+    if Seat.objects.filter(player=player).exists():
+        if player.archived_at is None:
+            player.archived_at = timezone.now()
+            player.save(update_fields=["archived_at"])
+        return Removed.ARCHIVED
+    player.delete()
+    return Removed.DELETED
+
+
+def player_restore(*, player: Player, user: Any) -> Player:
+    """Bring an archived player back to the list and to new matches (any member)."""
+    member_require(group=player.group, user=user)
+    if player.merged_into_id is not None:
+        raise Conflict(gettext("This player was merged into another one."))
+    if player.archived_at is not None:
+        player.archived_at = None
+        player.save(update_fields=["archived_at"])
+    return player
 
 
 @transaction.atomic

@@ -1,10 +1,13 @@
 """Recording, editing, deleting and restoring rounds.
 
 Every write locks the match row (``select_for_update``) for the whole
-transaction, so parallel submissions from several phones are serialised: each
-gets the next round number, with no gaps and no duplicates.  Scores always come
-from ``Ruleset.history`` over the live rounds in order, because a round's
-state (dealer, rounds left, earlier results) depends on the rounds before it.
+transaction, so parallel submissions from several phones are serialised.  A new
+round gets the highest live round number + 1 (deleting the last round frees its
+number); a submission that names the number its form showed is refused with
+RoundTaken when that is no longer the next number, so two phones never store
+one round twice.  Scores always come from ``Ruleset.history`` over the live
+rounds in order, because a round's state (dealer, rounds left, earlier results)
+depends on the rounds before it.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from django.utils.translation import gettext
 
 from scoring.models import IdempotencyKey, Match, Round, RoundEvent, Score, Seat
 from scoring.rules import Ruleset
+from scoring.selectors import entered_by_names, round_next_number
 
 from .common import (
     explanation_store,
@@ -32,13 +36,33 @@ from .common import (
     stats_match_changed,
     version_check,
 )
-from .errors import Conflict, IdempotencyMismatch, ServiceError
-from .groups import member_require
+from .errors import AlreadyUndone, Conflict, IdempotencyMismatch, NotAllowed, RoundTaken, ServiceError
+
+# What a round write changes on its match (its number and version, and what match_state_follow sets): saving
+# these columns only keeps the UPDATE from rewriting the group, the ruleset, the options and the rest.
+MATCH_WRITE_FIELDS = ["next_number", "version", "winners", "state", "finish_reason", "finished_at", "updated_at"]
 
 
 def match_lock(*, match_id: int) -> Match:
     """The match row, locked until the end of the current transaction."""
     return Match.objects.select_for_update(of=("self",)).select_related("group").get(pk=match_id)
+
+
+def match_lock_member(*, match_id: int, user: Any) -> Match:
+    """The match row, locked until the end of the current transaction, when ``user`` is a member of its group;
+    else NotAllowed, as ``member_require`` says it. The membership is a condition of the locking SELECT (one
+    statement, not a second read of the membership under the lock)."""
+    if user is None or not user.is_authenticated:
+        raise NotAllowed(gettext("Only members of the group can do this."))
+    locked = (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("group")
+        .filter(pk=match_id, group__memberships__user=user)
+        .first()
+    )
+    if locked is None:
+        raise NotAllowed(gettext("Only members of the group can do this."))
+    return locked
 
 
 def _seating(match: Match) -> tuple[list[int], list[str]]:
@@ -86,6 +110,11 @@ def _labels(live: Sequence[Round], focus: Round | None) -> list[str]:
     return ["facts" if rnd is focus else f"rounds.{rnd.number}" for rnd in live]
 
 
+def _structure(explanation: Any) -> list[Any]:
+    """An explanation without its rendered text (what the rules decided, not how it was worded)."""
+    return [{k: v for k, v in ln.items() if k != "text"} if isinstance(ln, dict) else ln for ln in explanation or ()]
+
+
 def rounds_rescore(
     *,
     match: Match,
@@ -96,6 +125,7 @@ def rounds_rescore(
     user: Any,
     focus: Round | None = None,
     from_number: int = 1,
+    names: Sequence[str] | None = None,
 ) -> list[tuple[Any, Any]]:
     """Score the live rounds in order and store every changed result from ``from_number`` on.
 
@@ -106,6 +136,8 @@ def rounds_rescore(
     The rounds before ``from_number`` keep their stored points when this ruleset version scored them all: a
     change only ever rescores from the round it touches on, so those points are what a replay would give
     (entering the 100th round then costs one state, not a hundred). Results taken from storage have no lines.
+    ``names`` (the players in seat order) name them in the stored English text and in refusals; a round whose
+    only change is that text (new wording, a renamed player) is not rescored: pages render the text anew.
     """
     before = list(takewhile(lambda rnd: rnd.number < from_number and rnd is not focus, live))
     stored = [rnd.points for rnd in before] if all(r.ruleset_version == ruleset.version for r in before) else []
@@ -116,16 +148,18 @@ def rounds_rescore(
         options=options,
         labels=_labels(live, focus),
         stored=stored,
+        names=names,
     )
     for rnd, (_facts, result) in zip(live, results, strict=True):
         if rnd.number < from_number:
             continue
         points = list(result.scores)
-        explanation = explanation_store(ruleset, result)
+        explanation = explanation_store(ruleset, result, names=names)
         if rnd is focus:
             rnd.points, rnd.explanation, rnd.ruleset_version = points, explanation, ruleset.version
             continue
-        if points == rnd.points and explanation == rnd.explanation and rnd.ruleset_version == ruleset.version:
+        same = _structure(explanation) == _structure(rnd.explanation)
+        if points == rnd.points and same and rnd.ruleset_version == ruleset.version:
             continue
         before = round_snapshot(rnd)
         rnd.points, rnd.explanation, rnd.ruleset_version = points, explanation, ruleset.version
@@ -180,6 +214,7 @@ def round_record(
     user: Any,
     idempotency_key: str | None = None,
     respond: Callable[[Round], Any] | None = None,
+    expected_number: int | None = None,
 ) -> Round:
     """Score and store the next round of ``match``.
 
@@ -196,6 +231,11 @@ def round_record(
     byte for byte, and is available as ``idempotent_response`` on the round.
     A new round also carries ``seat_names``: the players' names in seat order, as read under the lock, so the
     caller does not need to fetch the seats again to explain the result.
+
+    ``expected_number`` is the round number the entering form showed: when it is not the number the round would
+    get (another phone saved that round meanwhile, or rounds were deleted), nothing is stored and RoundTaken
+    names the live round with that number and who saved it.  A replay of the same Idempotency-Key wins first:
+    a retry of a request that was stored gets its round back, never this error.
     """
     scope = f"round_record:{match.pk}"
     digest = request_hash(scope, facts)
@@ -203,7 +243,12 @@ def round_record(
         idempotency_key = None
     try:
         with transaction.atomic():
-            rnd = _round_create(match=match_lock(match_id=match.pk), facts=facts, user=user)
+            rnd = _round_create(
+                match=match_lock_member(match_id=match.pk, user=user),
+                facts=facts,
+                user=user,
+                expected_number=expected_number,
+            )
             response = respond(rnd) if respond is not None else None
             if idempotency_key:
                 IdempotencyKey.objects.create(
@@ -229,22 +274,35 @@ def round_record(
     return rnd
 
 
-def _round_create(*, match: Match, facts: Any, user: Any) -> Round:
-    member_require(group=match.group, user=user)
+def _taken(match: Match, live: Sequence[Round], expected: int) -> RoundTaken:
+    """The error for a form made for round ``expected`` when the next round is another number."""
+    saved = next((rnd for rnd in live if rnd.number == expected), None)
+    by = ""
+    if saved is not None and saved.entered_by_id is not None:
+        by = entered_by_names(match=match, user_ids=[saved.entered_by_id]).get(saved.entered_by_id, "")
+    return RoundTaken(expected=expected, next_number=round_next_number(live=live), round=saved, by=by)
+
+
+def _round_create(*, match: Match, facts: Any, user: Any, expected_number: int | None = None) -> Round:
+    """The new round on ``match``, locked by ``match_lock_member`` (so ``user`` is a member)."""
     if match.state == Match.State.FINISHED:
         raise Conflict(gettext("This match is finished; reopen it to add rounds."))
+    before = _live(match, explained=False)
+    number = round_next_number(live=before)
+    if expected_number is not None and expected_number != number:
+        raise _taken(match, before, expected_number)
     ruleset = ruleset_get(match.ruleset)
     seats, names = _seating(match)
     options = options_or_fail(ruleset, match.options, players=len(seats))
-    stored = normalise_or_fail(ruleset, facts, players=len(seats), options=options)
+    stored = normalise_or_fail(ruleset, facts, players=len(seats), options=options, names=names)
     rnd = Round(
         match=match,
-        number=match.next_number,
+        number=number,
         facts=stored,
         ruleset_version=ruleset.version,
         entered_by=user if user is not None and user.is_authenticated else None,
     )
-    live = [*_live(match, explained=False), rnd]
+    live = [*before, rnd]
     results = rounds_rescore(
         match=match,
         ruleset=ruleset,
@@ -254,13 +312,14 @@ def _round_create(*, match: Match, facts: Any, user: Any) -> Round:
         user=user,
         focus=rnd,
         from_number=rnd.number,
+        names=names,
     )
     rnd.save()
     _scores_write(rnd, seats, new=True)
-    match.next_number += 1
+    match.next_number = number + 1
     match.version += 1
     match_state_follow(match=match, ruleset=ruleset, results=results, players=len(seats), options=options, user=user)
-    match.save()
+    match.save(update_fields=MATCH_WRITE_FIELDS)
     _event(match, rnd, RoundEvent.Action.CREATE, user, None, round_snapshot(rnd))
     stats_match_changed(match=match, players=seats)
     rnd.seat_names = names  # type: ignore[attr-defined]  # as read under the lock, for the answer
@@ -279,14 +338,23 @@ def _change(
     """Apply one change to a locked round (new facts and/or deleted flag), re-score from it on, record it."""
     match = rnd.match
     ruleset = ruleset_get(match.ruleset)
-    seats = _seats(match)
+    seats, names = _seating(match)
     options = options_or_fail(ruleset, match.options, players=len(seats))
     before = round_snapshot(rnd)
     if facts is not None:
-        rnd.facts = normalise_or_fail(ruleset, facts, players=len(seats), options=options)
+        rnd.facts = normalise_or_fail(ruleset, facts, players=len(seats), options=options, names=names)
+    live = [r for r in _live(match) if r.pk != rnd.pk]
+    if deleted is False and rnd.deleted_at is not None and any(r.number == rnd.number for r in live):
+        # its number was given to a round entered after it was deleted: two live rounds cannot share it
+        raise Conflict(
+            gettext(
+                "Round %(n)s cannot be restored: another round %(n)s was entered after it was deleted. "
+                "Delete that round first if this one should take its place."
+            )
+            % {"n": rnd.number}
+        )
     if deleted is not None:
         rnd.deleted_at = timezone.now() if deleted else None
-    live = [r for r in _live(match) if r.pk != rnd.pk]
     if rnd.deleted_at is None:
         live = sorted([*live, rnd], key=lambda r: r.number)
     results = rounds_rescore(
@@ -298,6 +366,7 @@ def _change(
         user=user,
         focus=rnd,
         from_number=rnd.number,
+        names=names,
     )
     unchanged = (
         rnd.deleted_at is None
@@ -311,9 +380,10 @@ def _change(
     rnd.version += 1
     rnd.save()
     _scores_write(rnd, seats)
+    match.next_number = round_next_number(live=live)
     match.version += 1
     match_state_follow(match=match, ruleset=ruleset, results=results, players=len(seats), options=options, user=user)
-    match.save()
+    match.save(update_fields=MATCH_WRITE_FIELDS)
     after = round_snapshot(rnd)
     if undoes is not None:
         after = {**after, "undoes": undoes.pk, "undid": undoes.action}
@@ -323,8 +393,7 @@ def _change(
 
 
 def _lock_round(rnd: Round, user: Any) -> Round:
-    match = match_lock(match_id=rnd.match_id)
-    member_require(group=match.group, user=user)
+    match = match_lock_member(match_id=rnd.match_id, user=user)
     locked = Round.objects.select_related("entered_by").get(pk=rnd.pk)
     locked.match = match
     return locked
@@ -393,11 +462,16 @@ def round_undo(*, round: Round, user: Any, expected_version: int | None = None) 
         return _undo(rnd=rnd, target=target, user=user)
 
 
-def match_undo_last(*, match: Match, user: Any) -> Round:
-    """Undo the newest not-yet-undone round change anywhere in the match (the "oops" button)."""
+def match_undo_last(*, match: Match, user: Any, expected_version: int | None = None) -> Round:
+    """Undo the newest not-yet-undone round change anywhere in the match (the "oops" button).
+
+    ``expected_version`` is the match version the caller saw: a repeated or parallel tap sent with the same
+    version undoes one change, and every other one raises AlreadyUndone (the version moved on with the first).
+    """
     with transaction.atomic():
-        locked = match_lock(match_id=match.pk)
-        member_require(group=locked.group, user=user)
+        locked = match_lock_member(match_id=match.pk, user=user)
+        if expected_version is not None and expected_version != locked.version:
+            raise AlreadyUndone(expected=expected_version, current=locked.version, obj=locked)
         events = list(RoundEvent.objects.filter(match=locked, round__isnull=False).order_by("-id"))
         target = _undoable(events)
         if target is None:
@@ -414,18 +488,17 @@ def match_rescore(*, match: Match, user: Any) -> Match:
     match finishes or reopens as the rules now say.
     """
     with transaction.atomic():
-        locked = match_lock(match_id=match.pk)
-        member_require(group=locked.group, user=user)
+        locked = match_lock_member(match_id=match.pk, user=user)
         ruleset = ruleset_get(locked.ruleset)
-        seats = _seats(locked)
+        seats, names = _seating(locked)
         options = options_or_fail(ruleset, locked.options, players=len(seats))
         results = rounds_rescore(
-            match=locked, ruleset=ruleset, seats=seats, live=_live(locked), options=options, user=user
+            match=locked, ruleset=ruleset, seats=seats, live=_live(locked), options=options, user=user, names=names
         )
         locked.version += 1
         match_state_follow(
             match=locked, ruleset=ruleset, results=results, players=len(seats), options=options, user=user
         )
-        locked.save()
+        locked.save(update_fields=MATCH_WRITE_FIELDS)
         stats_match_changed(match=locked, players=seats)
         return locked

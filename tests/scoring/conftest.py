@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,3 +75,28 @@ def njet_match(table: Table) -> Match:
         player_ids=[p.pk for p in table.players],
         user=table.owner,
     )
+
+
+@pytest.fixture
+def wsgi_calls(db: None, settings: Any) -> Iterator[None]:
+    """Requests straight into the WSGI app (schemathesis), inside the test's transaction, without throttling."""
+    from django.core import signals
+    from django.db import close_old_connections
+
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK.get("DEFAULT_THROTTLE_RATES", {}),
+            "calculator": "100000/min",
+            "writes": "100000/min",
+            "auth": "100000/min",
+        },
+    }
+    # Like Django's test client: keep the test's database connection (and its transaction) open across requests.
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    try:
+        yield
+    finally:
+        signals.request_started.connect(close_old_connections)
+        signals.request_finished.connect(close_old_connections)

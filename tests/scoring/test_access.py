@@ -49,7 +49,7 @@ CASES: list[Case] = [
     ("patch", G, lambda w: {"name": "Renamed"}, 403, 200),
     ("delete", G, None, 403, 204),
     ("get", G + "/members", None, 200, 200),
-    ("post", G + "/members", lambda w: {"username": "xavi"}, 403, 201),
+    ("post", G + "/members", lambda w: {"username": "xavi"}, 403, 202),  # an invitation, not a membership
     ("get", G + "/members/{ms}", None, 200, 200),
     ("patch", G + "/members/{ms}", lambda w: {"role": "owner"}, 403, 200),
     ("delete", G + "/members/{ms}", None, 403, 204),

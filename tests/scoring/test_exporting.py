@@ -70,7 +70,7 @@ def test_export_then_import_into_a_group_with_the_same_members_is_lossless(playe
         Score.objects.filter(match__group=copy_group).count() == Score.objects.filter(match__group=played.group).count()
     )
     restored = Match.objects.filter(group=copy_group, ruleset="was-sticht").get()
-    assert restored.next_number == 3
+    assert restored.next_number == 2  # its round 2 is deleted: the next round entered is round 2 again
 
     # the winners each match records for the statistics are worked out again from the imported rounds
     def recorded(group: Group) -> list[tuple[str, list[int] | None]]:
@@ -100,7 +100,9 @@ def test_the_json_export_endpoint_round_trips_through_the_import_endpoint(played
     assert exported.status_code == 200
     assert "attachment" in exported["Content-Disposition"]
     target = api.post("/api/v1/groups", {"name": "Copy"}, format="json").json()
-    api.post(f"/api/v1/groups/{target['id']}/members", {"username": "mate"}, format="json")
+    api.post(f"/api/v1/groups/{target['id']}/members", {"username": "mate"}, format="json")  # an invitation
+    mate = client_for(played.member)
+    mate.post(f"/api/v1/invitations/{mate.get('/api/v1/invitations').json()['results'][0]['id']}/accept")
 
     imported = api.post(f"/api/v1/groups/{target['id']}/import", exported.json(), format="json")
 
@@ -115,18 +117,18 @@ def test_the_json_export_endpoint_round_trips_through_the_import_endpoint(played
         (lambda d: d.update(format="other"), "format"),
         (
             lambda d: d["players"].append({"name": "anna", "user": None, "created_at": d["players"][0]["created_at"]}),
-            "players.5.name",
+            "players[5].name",
         ),
-        (lambda d: d["matches"][0].update(ruleset="poker"), "matches.0.ruleset"),
-        (lambda d: d["matches"][0]["players"].__setitem__(0, "Nobody"), "matches.0.players.0"),
-        (lambda d: d["matches"][0]["rounds"][0].update(points=[1, 2, 3, 4, 5]), "matches.0.rounds.1.points"),
+        (lambda d: d["matches"][0].update(ruleset="poker"), "matches[0].ruleset"),
+        (lambda d: d["matches"][0]["players"].__setitem__(0, "Nobody"), "matches[0].players[0]"),
+        (lambda d: d["matches"][0]["rounds"][0].update(points=[2**31, 0, 0, 0, 0]), "matches[0].rounds[0].points[0]"),
         (
             lambda d: d["matches"][0]["rounds"][0]["facts"].update(tricks=[0, 0, 0, 0, 0]),
-            "matches.0.rounds.1.facts.tricks",
+            "matches[0].rounds[0].facts.tricks",
         ),
-        (lambda d: d["matches"][0]["options"].update(recording="sideways"), "matches.0.options.recording"),
-        (lambda d: d["matches"][0]["rounds"][1].update(number=1), "matches.0.rounds.1.number"),
-        (lambda d: d["matches"][1].update(created_at="yesterday"), "matches.1.created_at"),
+        (lambda d: d["matches"][0]["options"].update(recording="sideways"), "matches[0].options.recording"),
+        (lambda d: d["matches"][0]["rounds"][1].update(number=1), "matches[0].rounds[1].number"),
+        (lambda d: d["matches"][1].update(created_at="yesterday"), "matches[1].created_at"),
     ],
 )
 def test_a_broken_import_is_refused_with_the_field_and_changes_nothing(played, change, field):

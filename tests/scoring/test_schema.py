@@ -6,14 +6,11 @@ from __future__ import annotations
 import json
 import os
 import zlib
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import schemathesis
-from django.core import signals
 from django.core.wsgi import get_wsgi_application
-from django.db import close_old_connections
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.renderers import OpenApiJsonRenderer
 from hypothesis import HealthCheck, settings
@@ -37,23 +34,6 @@ def _openapi_document() -> dict[str, Any]:
 
 schema = schemathesis.openapi.from_dict(_openapi_document())
 schema.app = get_wsgi_application()
-
-
-@pytest.fixture
-def wsgi_calls(db: None, settings: Any) -> Iterator[None]:
-    """Requests straight into the WSGI app, inside the test's transaction, without throttling."""
-    settings.REST_FRAMEWORK = {
-        **settings.REST_FRAMEWORK,
-        "DEFAULT_THROTTLE_RATES": {"calculator": "100000/min", "writes": "100000/min", "auth": "100000/min"},
-    }
-    # Like Django's test client: keep the test's database connection (and its transaction) open across requests.
-    signals.request_started.disconnect(close_old_connections)
-    signals.request_finished.disconnect(close_old_connections)
-    try:
-        yield
-    finally:
-        signals.request_started.connect(close_old_connections)
-        signals.request_finished.connect(close_old_connections)
 
 
 @pytest.fixture

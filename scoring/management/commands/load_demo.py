@@ -17,6 +17,7 @@ from scoring.models import Group, Match
 
 USERNAME = "demo"
 PASSWORD = "demo-password-123"
+GROUP_NAME = "Demo table"  # the home page of a development server shows the login while this group exists
 PLAYERS = ("Demo", "Bori", "Csaba", "Dóra", "Ervin")
 MAX_ROUNDS = 30
 
@@ -35,7 +36,7 @@ class Command(BaseCommand):
             return
         with transaction.atomic():
             user = User.objects.create_user(username=USERNAME, password=PASSWORD)
-            group = services.group_create(name="Demo table", user=user, player_name=PLAYERS[0])
+            group = services.group_create(name=GROUP_NAME, user=user, player_name=PLAYERS[0])
             players = [group.players.get()]
             players += [services.player_create(group=group, name=name, user=user) for name in PLAYERS[1:]]
             played = [

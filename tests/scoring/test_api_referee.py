@@ -1,0 +1,89 @@
+"""The API side of issue 31: NJET matches default to the edition of the request's language, the trick
+referee reads a Meinz trick with the monster's card as three players and names the NJET edition, and the
+calculator holds Coloretto to its undrawn-card bounds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from scoring.models import Match
+from scoring.rules import coloretto as co
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("language", "options", "edition"),
+    [
+        ("hu", None, "hungarian"),
+        ("hu-HU,hu;q=0.9", {}, "hungarian"),
+        ("en", None, "english"),
+        ("hu", {"tie_rule": "english"}, "english"),  # an explicit choice wins
+    ],
+)
+def test_njet_match_defaults_to_the_edition_of_the_request_language(
+    table: Any, client_for: Any, language: str, options: dict[str, Any] | None, edition: str
+) -> None:
+    body: dict[str, Any] = {"ruleset": "njet", "players": [p.pk for p in table.players[:4]]}
+    if options is not None:
+        body["options"] = options
+    response = client_for(table.owner).post(
+        f"/api/v1/groups/{table.group.pk}/matches", body, format="json", HTTP_ACCEPT_LANGUAGE=language
+    )
+    assert response.status_code == 201, response.json()
+    assert response.json()["options"]["tie_rule"] == edition
+    assert Match.objects.get(pk=response.json()["id"]).options["tie_rule"] == edition
+
+
+def test_other_games_ignore_the_request_language(table: Any, client_for: Any) -> None:
+    body = {"ruleset": "meinz", "players": [p.pk for p in table.players[:4]]}
+    response = client_for(table.owner).post(
+        f"/api/v1/groups/{table.group.pk}/matches", body, format="json", HTTP_ACCEPT_LANGUAGE="hu"
+    )
+    assert response.status_code == 201
+    assert response.json()["options"] == {"monster": "counts"}
+
+
+def _trick(client: Any, key: str, body: dict[str, Any], language: str = "en") -> Any:
+    return client.post(f"/api/v1/rulesets/{key}/trick", body, format="json", HTTP_ACCEPT_LANGUAGE=language)
+
+
+def test_meinz_trick_with_the_monster_card_is_three_players(client_for: Any) -> None:
+    client = client_for(None)
+    plays = [
+        {"card": {"colour": "red", "value": 5}},
+        {"card": {"colour": "blue", "value": 2}, "monster": True},
+        {"card": {"colour": "red", "value": 8}},
+        {"card": {"colour": "green", "value": 6}},
+    ]
+    response = _trick(client, "meinz", {"setup": {}, "plays": plays})
+    assert response.status_code == 200, response.json()
+    result = response.json()
+    assert (result["players"], result["winner"], result["reason"]) == (3, 1, "tricks.meinz_lowest")
+    assert result["notes"][1]["msg"] == "tricks.role_monster"
+
+
+def test_njet_trick_names_the_edition_in_the_request_language(client_for: Any) -> None:
+    client = client_for(None)
+    plays = [{"card": {"colour": c, "value": v}} for c, v in (("yellow", 7), ("yellow", 7), ("red", 7), ("red", 1))]
+    body = {"setup": {"trump": "black"}, "plays": plays, "options": {"tie_rule": "hungarian"}}
+    result = _trick(client, "njet", body, "hu").json()
+    assert result["winner"] == 0
+    assert result["edition"]["msg"] == "tricks.njet_edition_hungarian"
+    assert result["edition"]["text"].startswith("A magyar kiadás szabálya döntött")
+    english = _trick(client, "njet", {**body, "options": {}}).json()
+    assert english["winner"] == 1
+    assert english["edition"]["text"].startswith("Decided by the English edition's rules")
+
+
+def test_calculator_refuses_coloretto_with_fifteen_cards_undrawn(client_for: Any) -> None:
+    client = client_for(None)
+    url = "/api/v1/rulesets/coloretto/score"
+    facts = {**co.EXAMPLE["facts"], "plus_twos": [0, 0, 1, 2]}  # 61 of 76 taken: 15 undrawn
+    response = client.post(url, {"players": list("ABCD"), "facts": facts}, format="json", HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 400
+    assert any("at least 62 of the 76 cards" in m for messages in response.json()["errors"].values() for m in messages)
+    facts["plus_twos"] = [0, 1, 1, 2]  # 14 undrawn
+    assert client.post(url, {"players": list("ABCD"), "facts": facts}, format="json").status_code == 200

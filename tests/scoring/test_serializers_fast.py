@@ -1,0 +1,42 @@
+"""The round-write answer is rendered without building the serializer's fields: it must stay the same dict."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from scoring import rules, services
+from scoring.models import Round
+from scoring.serializers import RoundWriteResultSerializer
+from tests.scoring.helpers import njet_facts
+
+pytestmark = pytest.mark.django_db
+
+
+def _both(rnd: Round, names: list[str] | None, ruleset: Any) -> tuple[Any, Any]:
+    rnd.match_state = {"id": rnd.match_id, "version": 7, "state": "open"}  # type: ignore[attr-defined]
+    serializer = RoundWriteResultSerializer(rnd, context={"request": None, "ruleset": ruleset, "names": names})
+    return dict(serializer.data), dict(serializer.to_representation_by_fields(rnd))
+
+
+def test_the_fast_answer_is_the_answer_of_the_declared_fields(table, njet_match):
+    names = [p.name for p in table.players]
+    njet = rules.get("njet")
+    rnd = services.round_record(match=njet_match, facts=njet_facts(), user=table.member)
+    fast, slow = _both(rnd, names, njet)
+    assert fast == slow
+    assert list(fast) == list(slow)  # same keys in the same order
+    assert fast["entered_by"] == table.member.username and fast["explanation"]
+
+    edited = services.round_edit(round=rnd, facts=njet_facts(start_player=1), expected_version=1, user=table.member)
+    assert _both(edited, names, njet)[0] == _both(edited, names, njet)[1]
+    assert _both(edited, None, None)[0] == _both(edited, None, None)[1]  # no ruleset: the stored lines
+
+    stored = Round.objects.get(pk=rnd.pk)
+    stored.deleted_at = timezone.now()
+    stored.entered_by = None
+    fast, slow = _both(stored, names, njet)
+    assert fast == slow
+    assert fast["deleted"] is True and fast["deleted_at"] is not None and fast["entered_by"] is None
