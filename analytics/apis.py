@@ -15,7 +15,7 @@ from scoring.apis.base import ApiView
 
 from . import selectors, services
 from .models import Snapshot
-from .stats import StatsFilter
+from .stats import MAX_PLAYERS, StatsFilter
 
 
 class SnapshotSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -32,9 +32,19 @@ class SnapshotSerializer(serializers.Serializer):  # type: ignore[type-arg]
     stats = serializers.JSONField(help_text="the snapshot payload (empty until first computed)")
 
 
+# The filters the snapshots exist for (StatsFilter.parse): the schema states their ranges, so a request it calls
+# valid is answered, and one outside them is a documented 400.
 FILTER_PARAMS = [
-    OpenApiParameter("period", str, description="a calendar year such as 2025, or 'all'"),
-    OpenApiParameter("players", int, description="only matches with this many players"),
+    OpenApiParameter(
+        "period",
+        {"type": "string", "pattern": "^(all|20[0-9][0-9]|2100)$"},
+        description="a calendar year from 2000 to 2100 such as 2025, or 'all'",
+    ),
+    OpenApiParameter(
+        "players",
+        {"type": "integer", "minimum": 2, "maximum": MAX_PLAYERS},
+        description="only matches with this many players",
+    ),
 ]
 
 
@@ -70,7 +80,10 @@ class _StatsView(ApiView):
 
 class GroupStatsApi(_StatsView):
     @extend_schema(
-        parameters=[*FILTER_PARAMS, OpenApiParameter("game", str, description="a ruleset key: that game's page")],
+        parameters=[
+            *FILTER_PARAMS,
+            OpenApiParameter("game", str, enum=list(rules.KEYS), description="a ruleset key: that game's page"),
+        ],
         responses=SnapshotSerializer,
         summary="A group's statistics snapshot (or one game's, with ?game=)",
     )

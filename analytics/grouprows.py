@@ -2,7 +2,7 @@
 
 A refresh needs the rows of ``group_rows``: about thirty aggregate queries, ~1 s for a group with 30 000 rounds.
 Most of them read finished-match standings and ratings only, and those change only when the worker rewrites
-them (``analytics.services._process_dirty``), which renews the group's tokens in ``StandingsVersion``.  So
+them (``analytics.services.refresh._process_dirty``), which renews the group's tokens in ``StandingsVersion``.  So
 the rows are cached (Django's cache: Redis in production) with the tokens they were computed under:
 
 * same group token: only the two live queries (rounds of open matches) run again;

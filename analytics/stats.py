@@ -11,6 +11,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from scoring.numbers import parse_whole
+
 MIN_YEAR, MAX_YEAR = 2000, 2100
 MAX_PLAYERS = 8
 
@@ -50,9 +52,10 @@ class StatsFilter:
         values: dict[str, int] = {}
         for part in key.split(","):
             name, sep, raw = part.partition("=")
-            if not sep or name not in {"period", "players"} or name in values or not raw.isdigit():
+            number = parse_whole(raw, max_digits=4) if sep else None
+            if number is None or name not in {"period", "players"} or name in values or raw != raw.strip():
                 raise ValueError(f"bad filter {key!r}")
-            values[name] = int(raw)
+            values[name] = number
         year, players = values.get("period"), values.get("players")
         if year is not None and not MIN_YEAR <= year <= MAX_YEAR:
             raise ValueError(f"bad period {year}")

@@ -365,7 +365,8 @@ def coloretto_facts(
         deck += [colour] * (co.CARDS_PER_COLOUR - starts.count(colour))
     deck += ["jokers"] * co.JOKERS + ["plus_twos"] * co.PLUS_TWOS
     rng.shuffle(deck)
-    drawn = deck[rng.randint(0, co.UNDRAWN_AT_MOST) :]
+    undrawn = max(rng.randint(0, co.UNDRAWN_AT_MOST), co.undrawn_at_least(n))  # 15 − 3 × players to 14 stay undrawn
+    drawn = deck[undrawn:]
     focus = [{starts[s], *rng.sample(colours, 2)} for s in range(n)]
     extra = {"jokers": [0] * n, "plus_twos": [0] * n}
     for seat, colour in enumerate(starts):

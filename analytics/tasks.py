@@ -1,10 +1,15 @@
-"""Celery tasks: thin, idempotent, ids in, a service call out (acks_late: a lost worker means a retry)."""
+"""Celery tasks: thin, idempotent, ids in, a service call out (acks_late: a lost worker means a retry).
+
+The services queue the refresh and rebuild-part tasks through ``services.registry`` (registered at the end of
+this module), so that they never import this module: the tasks call the services, not the other way round.
+"""
 
 from __future__ import annotations
 
 from celery import Task, shared_task
 
 from . import services
+from .services import registry
 
 
 @shared_task(name="analytics.worker_ping", acks_late=True)
@@ -36,3 +41,7 @@ def stats_rebuild_all(self: Task) -> int:
 def stats_rebuild_part(run_id: int, group_id: int) -> int:
     """One group of a full rebuild (safe to run twice); the last one vacuums and finishes the run."""
     return services.stats_rebuild_part(run_id=run_id, group_id=group_id)
+
+
+registry.register("stats_refresh_group", stats_refresh_group)
+registry.register("stats_rebuild_part", stats_rebuild_part)

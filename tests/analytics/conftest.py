@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.db import connections
 
-from analytics import services as analytics_services
+from analytics.services import scheduling
 from tests.analytics.helpers import Table, make_table
 
 
@@ -19,9 +19,9 @@ def _fast_passwords(settings: Any) -> None:
 
 @pytest.fixture(autouse=True)
 def _broker_backoff_reset() -> Iterator[None]:
-    analytics_services._broker_down_until = 0.0
+    scheduling._broker_down_until = 0.0
     yield
-    analytics_services._broker_down_until = 0.0
+    scheduling._broker_down_until = 0.0
 
 
 @pytest.fixture

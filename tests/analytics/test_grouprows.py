@@ -12,6 +12,7 @@ import pytest
 
 from analytics import grouprows, payloads, services, synthetic
 from analytics.models import Snapshot, StandingsVersion
+from analytics.services import refresh
 from analytics.stats import StatsFilter
 from scoring import services as scoring
 from scoring.models import Match
@@ -212,13 +213,13 @@ def test_a_refresh_on_two_connections_answers_as_on_one(monkeypatch: pytest.Monk
     assert one.specific and set(one.specific) < {"abluxxen", "coloretto", "mue", "njet"}  # 4 players: not MÜ's
 
     # the refresh itself takes the two-connection path, and its snapshots equal a one-connection refresh's
-    monkeypatch.setattr(services.settings, "STATS_REFRESH_THREADS", 1)
+    monkeypatch.setattr(refresh.settings, "STATS_REFRESH_THREADS", 1)
     grouprows.cache.clear()  # no cached rows: the refresh runs every query
     Snapshot.objects.update(stale=True)
     services.stats_group_refresh(group_id=table.group.pk)
     alone = {s.key: s.payload for s in Snapshot.objects.all()}
     assert set(ran_in.values()) == {"MainThread"}
-    monkeypatch.setattr(services.settings, "STATS_REFRESH_THREADS", 2)
+    monkeypatch.setattr(refresh.settings, "STATS_REFRESH_THREADS", 2)
     grouprows.cache.clear()
     Snapshot.objects.update(stale=True)
     services.stats_group_refresh(group_id=table.group.pk)

@@ -14,6 +14,8 @@ from django.db import connection, transaction
 
 from analytics import services
 from analytics.models import MatchStanding, RatingHistory, Snapshot, StatsDirty
+from analytics.services import marking, scheduling
+from analytics.services import rebuild as runs
 from config.celery import app
 from scoring import services as scoring
 from scoring.models import Round
@@ -87,7 +89,7 @@ def test_broker_down_saves_the_round_marks_stale_and_catch_up_repairs(
 
 def test_broker_backoff_skips_publishing_for_a_while(table: Table, broker_down: None) -> None:
     assert services.stats_enqueue(group_id=table.group.pk) is False
-    assert services._broker_down_until > 0
+    assert scheduling._broker_down_until > 0
     assert services.stats_enqueue(group_id=table.group.pk) is False  # no second wait on the dead broker
 
 
@@ -232,11 +234,11 @@ def test_a_refresh_waiting_for_a_worker_is_not_queued_twice(
 
     queued: list[int] = []
     monkeypatch.setattr(tasks.stats_refresh_group, "delay", queued.append)
-    services._queued_release(table.group.pk)
+    scheduling._queued_release(table.group.pk)
     a, b, c = table.players[:3]
     old, app.conf.task_always_eager = app.conf.task_always_eager, False
     try:
-        assert services._queue_marks() is not None, "needs REDIS_URL (the tests run against a real Redis)"
+        assert scheduling._queue_marks() is not None, "needs REDIS_URL (the tests run against a real Redis)"
         with django_capture_on_commit_callbacks(execute=True):
             abluxxen(table, [a, b, c], [10, 6, 4], [0, 2, 3])
         with django_capture_on_commit_callbacks(execute=True):
@@ -250,7 +252,7 @@ def test_a_refresh_waiting_for_a_worker_is_not_queued_twice(
         assert queued == [table.group.pk, table.group.pk]
     finally:
         app.conf.task_always_eager = old
-        services._queued_release(table.group.pk)
+        scheduling._queued_release(table.group.pk)
 
 
 ROUND = {"front": [10, 6, 4], "hand": [0, 2, 3], "end": "out"}
@@ -278,7 +280,13 @@ def test_the_dirty_record_commits_and_rolls_back_with_the_round(
         scoring.round_record(match=match, facts=ROUND, user=table.owner)
     # written inside the round's transaction, before anything that runs after the commit
     assert StatsDirty.objects.get(group_id=table.group.pk, match_id=match.pk).seq == 2
-    assert len(after_commit) == 2
+    # per round one statistics hook and one live push to the other phones (REDIS_URL is set here), nothing else
+    assert sorted(hook.__qualname__.split(".")[0] for hook in after_commit) == [
+        "publish_after_commit",
+        "publish_after_commit",
+        "stats_match_changed",
+        "stats_match_changed",
+    ]
 
 
 def test_a_round_whose_stale_flags_were_lost_still_reaches_the_dashboard(
@@ -314,7 +322,7 @@ def test_flagging_creates_the_missing_rows_and_flags_every_filter_once(table: Ta
     Snapshot.objects.create(key=f"player:{a.pk}|all", scope="player", group_id=gid, player_id=a.pk, stale=False)
     Snapshot.objects.create(key=f"player:{c.pk}|all", scope="player", group_id=gid, player_id=c.pk, stale=False)
 
-    services._flag(group_id=gid, rulesets={"abluxxen"}, players={a.pk, b.pk})
+    marking._flag(group_id=gid, rulesets={"abluxxen"}, players={a.pk, b.pk})
 
     rows = {s.key: (s.stale, s.stale_seq) for s in Snapshot.objects.all()}
     assert rows == {
@@ -326,7 +334,7 @@ def test_flagging_creates_the_missing_rows_and_flags_every_filter_once(table: Ta
         f"player:{b.pk}|all": (True, 0),
     }
 
-    services._flag(group_id=gid, rulesets={"abluxxen"}, players={a.pk, b.pk})
+    marking._flag(group_id=gid, rulesets={"abluxxen"}, players={a.pk, b.pk})
     assert Snapshot.objects.count() == 6
     assert Snapshot.objects.get(key=f"group:{gid}|all").stale_seq == 1
     assert Snapshot.objects.get(key=f"player:{a.pk}|all").stale_seq == 2
@@ -338,13 +346,13 @@ def test_the_stale_flags_are_set_outside_any_transaction(table: Table, monkeypat
     refresh. Each flagging statement commits on its own, so no writer holds those row locks while it waits for
     another; wrapped in one transaction the API benchmark deadlocked (65 times in PostgreSQL's log)."""
     inside: list[bool] = []
-    mark = services._mark_returning
+    mark = marking._mark_returning
 
     def spy(**kwargs: Any) -> set[str]:
         inside.append(connection.in_atomic_block)
         return mark(**kwargs)
 
-    monkeypatch.setattr(services, "_mark_returning", spy)
+    monkeypatch.setattr(marking, "_mark_returning", spy)
     scoring.round_record(match=_open_match(table), facts=ROUND, user=table.owner)  # commits: the hooks run
 
     assert inside, "the round flagged nothing"
@@ -382,7 +390,7 @@ def test_the_threaded_rebuild_equals_the_sequential_one(monkeypatch: pytest.Monk
     MatchStanding.objects.all().delete()
     RatingHistory.objects.all().delete()
     threads: set[str] = set()
-    rebuild_group = services.stats_rebuild_group
+    rebuild_group = runs.stats_rebuild_group
 
     def spy(*, group_id: int) -> int:
         import threading
@@ -390,7 +398,7 @@ def test_the_threaded_rebuild_equals_the_sequential_one(monkeypatch: pytest.Monk
         threads.add(threading.current_thread().name)
         return rebuild_group(group_id=group_id)
 
-    monkeypatch.setattr(services, "stats_rebuild_group", spy)
+    monkeypatch.setattr(runs, "stats_rebuild_group", spy)
     done: list[tuple[int, int]] = []
     services.stats_rebuild_all(progress=lambda i, total: done.append((i, total)))
     assert len(threads) == 2 and all(name.startswith("stats-rebuild") for name in threads)
@@ -419,7 +427,7 @@ def test_a_failing_group_stops_the_threaded_rebuild(monkeypatch: pytest.MonkeyPa
         time.sleep(0.3)
         return 0
 
-    monkeypatch.setattr(services, "stats_rebuild_group", broken)
+    monkeypatch.setattr(runs, "stats_rebuild_group", broken)
     with pytest.raises(RuntimeError, match="is broken"):
         services.stats_rebuild_all(threads=2)
     assert groups[0] in started and len(started) <= 3, started

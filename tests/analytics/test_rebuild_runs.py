@@ -13,6 +13,7 @@ from django.db import connection
 
 from analytics import services, tasks
 from analytics.models import MatchStanding, RatingHistory, Snapshot, StatsRebuild
+from analytics.services import rebuild as runs
 from config.celery import app
 from tests.analytics.helpers import differences, make_table, play, snapshots
 
@@ -37,7 +38,7 @@ def _forget_derived() -> None:
 def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[Any]]:
     """Count the groups rebuilt and the runs finished (the real functions still run)."""
     calls: dict[str, list[Any]] = {"rebuilt": [], "finished": []}
-    rebuild, finish = services.stats_rebuild_group, services._rebuild_finish
+    rebuild, finish = runs.stats_rebuild_group, runs._rebuild_finish
 
     def rebuilt(*, group_id: int) -> int:
         calls["rebuilt"].append(group_id)
@@ -47,8 +48,8 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[Any]]:
         calls["finished"].append(run_id)
         finish(run_id)
 
-    monkeypatch.setattr(services, "stats_rebuild_group", rebuilt)
-    monkeypatch.setattr(services, "_rebuild_finish", finished)
+    monkeypatch.setattr(runs, "stats_rebuild_group", rebuilt)
+    monkeypatch.setattr(runs, "_rebuild_finish", finished)
     return calls
 
 
@@ -101,18 +102,18 @@ def test_a_part_whose_worker_died_is_rebuilt_when_redelivered(
 ) -> None:
     (group,) = _history(1)
     run = services.stats_rebuild_begin()
-    rebuild = services.stats_rebuild_group
+    rebuild = runs.stats_rebuild_group
 
     def dies(*, group_id: int) -> int:
         raise SystemExit("the worker is killed")
 
-    monkeypatch.setattr(services, "stats_rebuild_group", dies)
+    monkeypatch.setattr(runs, "stats_rebuild_group", dies)
     with pytest.raises(SystemExit):
         services.stats_rebuild_part(run_id=run.pk, group_id=group)
     run.refresh_from_db()
     assert run.pending == [group] and run.finished_at is None
 
-    monkeypatch.setattr(services, "stats_rebuild_group", rebuild)
+    monkeypatch.setattr(runs, "stats_rebuild_group", rebuild)
     assert services.stats_rebuild_part(run_id=run.pk, group_id=group) > 0
     run.refresh_from_db()
     assert run.pending == [] and run.finished_at is not None

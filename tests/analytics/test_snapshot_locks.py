@@ -16,8 +16,8 @@ import pytest
 from django.db import DatabaseError, connection
 from django.db.models import Q
 
-from analytics import services
 from analytics.models import Snapshot
+from analytics.services import marking
 from tests.analytics.helpers import Table, make_table, run_until_blocked
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -41,11 +41,11 @@ def _rows(table: Table) -> list[int]:
 
 def _flag_writer(table: Table) -> None:
     a, b = table.players[:2]
-    services._flag(group_id=table.group.pk, rulesets={"abluxxen"}, players={a.pk, b.pk})
+    marking._flag(group_id=table.group.pk, rulesets={"abluxxen"}, players={a.pk, b.pk})
 
 
 def _refresh_start(table: Table) -> None:
-    services._mark(Q(group_id=table.group.pk))
+    marking._mark(Q(group_id=table.group.pk))
 
 
 @pytest.mark.parametrize("update", [_flag_writer, _refresh_start], ids=["round-writer flag", "refresh mark"])
