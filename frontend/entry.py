@@ -10,44 +10,25 @@ next to the control they are about.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any
 
 from django.utils.datastructures import MultiValueDict
+from django.utils.translation import gettext
 
+from frontend import entry_games  # noqa: F401 - registers the adapters
+from frontend.entry_base import (  # noqa: F401 - re-exported: the views and entry_games read them here
+    ADAPTERS,
+    EntryContext,
+    GameEntry,
+    per_seat,
+    register,
+    seat_values,
+    seats_checked,
+    to_int,
+)
+from frontend.fields import field_phrase
 from scoring import rules
-from scoring.rules import Ruleset
-
-
-@dataclass
-class EntryContext:
-    """What a round-entry form needs to know about its match."""
-
-    ruleset: Ruleset
-    names: list[str]
-    options: dict[str, Any]
-    board: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def key(self) -> str:
-        return self.ruleset.key
-
-    @property
-    def n(self) -> int:
-        return len(self.names)
-
-    @property
-    def seats(self) -> list[dict[str, Any]]:
-        return [{"seat": s, "name": name} for s, name in enumerate(self.names)]
-
-    def ref(self, name: str) -> int | None:
-        """Seat of the board's next dealer / next starter, if the rules fix it."""
-        ref = self.board.get(name)
-        return ref["seat"] if isinstance(ref, dict) else None
-
-    @property
-    def module(self) -> Any:
-        return self.ruleset.module
 
 
 def values(data: dict[str, Any]) -> MultiValueDict:
@@ -67,67 +48,7 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def to_int(raw: Any, default: Any = None) -> Any:
-    """A whole number from a form field; blank gives ``default``; anything else is passed on unchanged so
-    that the rules engine names the problem ("Must be a whole number")."""
-    if raw is None:
-        return default
-    text = str(raw).strip().replace("−", "-")
-    if text == "":
-        return default
-    try:
-        return int(text)
-    except ValueError:
-        return text
-
-
-def per_seat(post: Any, name: str, n: int, default: Any = 0) -> list[Any]:
-    return [to_int(post.get(f"{name}.{seat}"), default) for seat in range(n)]
-
-
-def seats_checked(post: Any, name: str) -> list[Any]:
-    return sorted({to_int(v) for v in post.getlist(name) if str(v).strip() != ""}, key=str)
-
-
-def seat_values(name: str, items: Any) -> dict[str, Any]:
-    return {f"{name}.{seat}": value for seat, value in enumerate(items or ())}
-
-
-class GameEntry:
-    """Default adapter: the facts' fields are the form's field names (flat values and per-seat lists)."""
-
-    key = ""
-
-    def defaults(self, c: EntryContext) -> dict[str, Any]:
-        return {}
-
-    def to_facts(self, post: Any, c: EntryContext) -> dict[str, Any]:
-        raise NotImplementedError
-
-    def from_facts(self, facts: dict[str, Any], c: EntryContext) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for name, value in facts.items():
-            if isinstance(value, list) and all(not isinstance(v, (list, dict)) for v in value):
-                out.update(seat_values(name, value))
-            elif not isinstance(value, (list, dict)):
-                out[name] = value
-        return out
-
-    def context(self, c: EntryContext) -> dict[str, Any]:
-        return {}
-
-
-ADAPTERS: dict[str, GameEntry] = {}
-
-
-def register(cls: type[GameEntry]) -> type[GameEntry]:
-    ADAPTERS[cls.key] = cls()
-    return cls
-
-
 def adapter(key: str) -> GameEntry:
-    from frontend import entry_games  # noqa: F401 - registers the adapters
-
     return ADAPTERS[key]
 
 
@@ -152,19 +73,31 @@ def form_context(
         form_values = values(game.from_facts(facts, c))
     else:
         form_values = values(game.defaults(c))
+    errors = errors or []
     return {
         "c": c,
         "seats": c.seats,
         "v": form_values,
-        "errors": errors or [],
+        "errors": errors,
+        # field name -> id of its first message: the inputs carry aria-invalid and aria-describedby
+        "invalid": {e["field"]: e["anchor"] for e in errors if e.get("anchor")},
+        # without scripts the page itself puts the cursor in the first invalid input
+        "first_invalid": next((e["field"] for e in errors if e.get("anchor")), None),
         "entry_template": f"frontend/entry/{c.key}.html",
         **game.context(c),
     }
 
 
-def problems_for_form(details: list[dict[str, Any]], problems: dict[str, list[str]]) -> list[dict[str, Any]]:
-    """The service's complaints with the "facts." prefix taken off (fields are the form's names)."""
-    out = []
+def problems_for_form(
+    details: list[dict[str, Any]], problems: dict[str, list[str]], names: Sequence[str] = ()
+) -> list[dict[str, Any]]:
+    """The service's complaints with the "facts." prefix taken off (fields are the form's names).
+
+    Each names whose input it is about: ``where`` ("Anna, green"), ``full`` (that and the message), ``anchor``
+    (the id of the first message about a field, for the input's aria-describedby) and ``msg`` (the rules
+    engine's message id, when there is one).
+    """
+    out: list[dict[str, Any]] = []
     seen = set()
     for detail in details:
         name = detail.get("field", "")
@@ -173,11 +106,29 @@ def problems_for_form(details: list[dict[str, Any]], problems: dict[str, list[st
             if name.startswith("facts.")
             else ("" if name in ("facts", "non_field_errors") else name)
         )
-        out.append({"field": name, "text": detail.get("text", ""), "rule": detail.get("rule", "")})
+        out.append(
+            {
+                "field": name,
+                "text": detail.get("text", ""),
+                "rule": detail.get("rule", ""),
+                "msg": detail.get("msg"),
+                "params": detail.get("params") or {},
+            }
+        )
         seen.add(detail.get("text", ""))
     for name, messages in problems.items():
         for text in messages:
             if text not in seen:
                 short = name[len("facts.") :] if name.startswith("facts.") else ""
-                out.append({"field": short, "text": text, "rule": ""})
+                out.append({"field": short, "text": text, "rule": "", "msg": None})
+    anchored = set()
+    for problem in out:
+        where = field_phrase(problem["field"], names) if problem["field"] else ""
+        problem["where"] = where
+        problem["full"] = (
+            gettext("%(where)s: %(text)s") % {"where": where, "text": problem["text"]} if where else problem["text"]
+        )
+        if problem["field"] and problem["field"] not in anchored:
+            anchored.add(problem["field"])
+            problem["anchor"] = f"err-{problem['field']}"
     return out

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from frontend import labels
-from frontend.entry import EntryContext, GameEntry, per_seat, register, seat_values, seats_checked, to_int
+from frontend.entry_base import EntryContext, GameEntry, per_seat, register, seat_values, seats_checked, to_int
 
 
 def _put(facts: dict[str, Any], name: str, value: Any) -> None:
@@ -144,8 +144,14 @@ class Meinz(GameEntry):
 class WasSticht(GameEntry):
     key = "was-sticht"
 
+    def _held(self, c: EntryContext) -> list[list[str]]:
+        return (c.board.get("extra") or {}).get("held") or c.options.get("tasks") or [[] for _ in range(c.n)]
+
     def defaults(self, c: EntryContext) -> dict[str, Any]:
-        return {"start_player": c.ref("next_starter"), **seat_values("tricks", [0] * c.n)}
+        start = c.ref("next_starter")
+        held = self._held(c)
+        proposed = c.module.start_return_proposed(held[start]) if start is not None and start < len(held) else None
+        return {"start_player": start, "start_return": proposed, **seat_values("tricks", [0] * c.n)}
 
     def to_facts(self, post: Any, c: EntryContext) -> dict[str, Any]:
         start = to_int(post.get("start_player"))
@@ -159,7 +165,21 @@ class WasSticht(GameEntry):
         colours = [post.getlist(f"colours.{seat}") for seat in range(c.n)]
         if any(colours):
             facts["colours"] = colours
+        choice = post.get("start_return") or None
+        if choice is not None and self._return_earned(facts, c):
+            facts["start_return"] = choice
         return facts
+
+    @staticmethod
+    def _return_earned(facts: dict[str, Any], c: EntryContext) -> bool:
+        """The form always offers the choice; it is sent only when the rules say he earned a return this round."""
+        from scoring.rules import InvalidRound
+
+        try:
+            parsed = c.module.facts_parse(facts, players=c.n, options=c.options)
+            return bool(c.module.start_return_earned(parsed))
+        except (InvalidRound, LookupError):  # an incomplete round: the rules engine names what is missing
+            return False
 
     def from_facts(self, facts: dict[str, Any], c: EntryContext) -> dict[str, Any]:
         out = super().from_facts(facts, c)
@@ -172,9 +192,16 @@ class WasSticht(GameEntry):
     def context(self, c: EntryContext) -> dict[str, Any]:
         from scoring.rules import tricks
 
-        held = (c.board.get("extra") or {}).get("held") or c.options.get("tasks") or [[] for _ in range(c.n)]
+        held = self._held(c)
         return {
             "held": [[(t, labels.WAS_STICHT_TASKS.get(t, t)) for t in tasks] for tasks in held],
+            "held_by_seat": {
+                str(seat): [(t, labels.WAS_STICHT_TASKS.get(t, t)) for t in tasks] for seat, tasks in enumerate(held)
+            },
+            "held_ids": [list(tasks) for tasks in held],
+            "held_ids_by_seat": {str(seat): list(tasks) for seat, tasks in enumerate(held)},
+            "name_by_seat": {str(seat): name for seat, name in enumerate(c.names)},
+            "task_labels": labels.WAS_STICHT_TASKS,
             "colours": tricks.WAS_STICHT_COLOURS,
             "numbers": range(1, 10),
             "tricks_total": 9,
@@ -286,6 +313,10 @@ class Sticheln(GameEntry):
 
         return sticheln_deck.deck_for(c.n, self._variant(c))
 
+    def _chooser_count(self, c: EntryContext) -> int:
+        deck = self._deck(c)
+        return deck.chooser_cards if deck else 0
+
     def defaults(self, c: EntryContext) -> dict[str, Any]:
         names = (
             (*self.HATTRICK, "face_down") if self._variant(c) == "hattrick" else ("others", "pain_count", "pain_sum")
@@ -311,13 +342,18 @@ class Sticheln(GameEntry):
                 "pain_sum": to_int(post.get(f"pain_sum.{seat}"), 0),
             }
             if variant == "heavy":
-                entry["pain"] = chosen
-                entry["chooser"] = [
-                    {"colour": colour, "value": to_int(post.get(f"chooser.{seat}.{i}"))}
-                    for i, colour in enumerate(chosen)
-                ]
+                # each chooser card with the colour entered for it: the two pain colours in the cards' order
+                cards = []
+                for i in range(self._chooser_count(c)):
+                    colour = post.get(f"chooser_colour.{seat}.{i}") or None
+                    value = to_int(post.get(f"chooser.{seat}.{i}"))
+                    if colour is not None or value is not None:
+                        cards.append({"colour": colour, "value": value})
+                entry["pain"] = [card["colour"] for card in cards if card["colour"]]
+                entry["chooser"] = cards
             elif variant == "delayed":
-                entry["pain"] = chosen[0] if chosen else None
+                # "none": the player took no trick and so has no colour to pick (scores 0)
+                entry["pain"] = chosen[0] if chosen and chosen[0] != "none" else None
             else:
                 entry["pain"] = chosen[0] if chosen else None
                 value = to_int(post.get(f"chooser.{seat}"))
@@ -336,6 +372,8 @@ class Sticheln(GameEntry):
             pain = entry.get("pain")
             pains = pain if isinstance(pain, list) else ([pain] if pain else [])
             out[f"pain.{seat}"] = pains
+            if self._variant(c) == "delayed" and not pains and self._took_nothing(entry):
+                out[f"pain.{seat}"] = ["none"]
             if entry.get("pain_values") is not None:
                 out[f"pain_count.{seat}"] = len(entry["pain_values"])
                 out[f"pain_sum.{seat}"] = sum(entry["pain_values"])
@@ -352,7 +390,17 @@ class Sticheln(GameEntry):
             elif isinstance(chooser, list):
                 for i, card in enumerate(chooser):
                     out[f"chooser.{seat}.{i}"] = card.get("value")
+                    colour = card.get("colour") or (pains[i] if i < len(pains) else None)
+                    if colour:
+                        out[f"chooser_colour.{seat}.{i}"] = colour
         return out
+
+    @staticmethod
+    def _took_nothing(entry: dict[str, Any]) -> bool:
+        if entry.get("taken") is not None:
+            return not entry["taken"]
+        counted = (entry.get("others") or 0) + (entry.get("pain_count") or 0) + len(entry.get("pain_values") or ())
+        return counted == 0
 
     def context(self, c: EntryContext) -> dict[str, Any]:
         deck = self._deck(c)

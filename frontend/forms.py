@@ -5,7 +5,10 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
+
+from scoring import usernames
 
 
 class SignupForm(UserCreationForm):
@@ -18,3 +21,13 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "email")
+
+    def clean_username(self) -> str | None:
+        """Django's checks (NFKC, allowed characters, taken in any case), then no invisible or text-direction
+        characters and no look-alike of an existing username (``scoring.usernames``)."""
+        username = super().clean_username()
+        if username:
+            problems = usernames.problems(username)
+            if problems:
+                raise ValidationError(problems)
+        return username

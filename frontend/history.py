@@ -7,19 +7,51 @@ from typing import Any
 
 from django.utils.translation import gettext
 
+from frontend import labels
+from frontend.fields import field_words
 from scoring.models import RoundEvent
 
+# Facts whose values are seats (or lists of seats): shown as the players' names, never as numbers.
+SEAT_FACTS = frozenset(
+    {"start_player", "chief", "vice", "partner", "last_trick", "monster", "declarer", "breach", "last_tied", "tied"}
+    | {"holding", "order"}
+)
 
-def _show(value: Any, names: Sequence[str]) -> str:
+
+def _number(value: int) -> str:
+    return f"−{-value}" if value < 0 else str(value)
+
+
+def _show(value: Any, names: Sequence[str], key: str = "") -> str:
     if value is None:
         return "–"
     if isinstance(value, bool):
         return gettext("yes") if value else gettext("no")
     if isinstance(value, list):
-        return ", ".join(_show(v, names) for v in value)
+        return ", ".join(_show(v, names, key) for v in value)
     if isinstance(value, dict):
-        return ", ".join(f"{k}: {_show(v, names)}" for k, v in value.items())
+        return ", ".join(f"{_field(str(k), names)}: {_show(v, names, str(k))}" for k, v in value.items())
+    if isinstance(value, int):
+        if key in SEAT_FACTS and 0 <= value < len(names):
+            return names[value]
+        return _number(value)
+    if isinstance(value, str):
+        return _word(value, key)
     return str(value)
+
+
+def _word(value: str, key: str) -> str:
+    """An id as the words the entry form shows for it (an option's choice, a colour, a task, a type…)."""
+    for table in (labels.CHOICES.get(key, {}), labels.COLOURS, labels.WAS_STICHT_TASKS, labels.MUZICANDO_TYPES):
+        if value in table:
+            return str(table[value])
+    table = {"discard": labels.NJET_DISCARDS, "end": labels.ABLUXXEN_ENDS}.get(key, {})
+    return str(table.get(value, value))
+
+
+def _field(key: str, names: Sequence[str]) -> str:
+    """A fact's name in words (the id itself only when nothing better is known)."""
+    return field_words(key, names)[1] or key
 
 
 def facts_diff(before: Any, after: Any, names: Sequence[str]) -> list[dict[str, str]]:
@@ -34,9 +66,15 @@ def facts_diff(before: Any, after: Any, names: Sequence[str]) -> list[dict[str, 
         if isinstance(old, list) and isinstance(new, list) and len(old) == len(new) == len(names):
             for seat, (a, b) in enumerate(zip(old, new, strict=True)):
                 if a != b:
-                    out.append({"field": f"{key} · {names[seat]}", "old": _show(a, names), "new": _show(b, names)})
+                    out.append(
+                        {
+                            "field": f"{_field(key, names)} · {names[seat]}",
+                            "old": _show(a, names, key),
+                            "new": _show(b, names, key),
+                        }
+                    )
             continue
-        out.append({"field": key, "old": _show(old, names), "new": _show(new, names)})
+        out.append({"field": _field(key, names), "old": _show(old, names, key), "new": _show(new, names, key)})
     return out
 
 

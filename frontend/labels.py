@@ -6,10 +6,12 @@ back to the id itself, so a new choice in a game module never breaks a page.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from django.utils.html import format_html
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 COLOURS: dict[str, Any] = {
     "red": _("red"),
@@ -64,14 +66,33 @@ CHOICES: dict[str, dict[str, Any]] = {
     },
     "team_breach": {"scored": _("scored"), "void": _("void")},
     "joker_rule": {"held": _("a colour the player already has"), "any": _("any colour")},
+    # Sticheln's variants, by the Hungarian rulebook's own names ("Heves", "Késleltetett" …)
     "variant": {
-        "classic": _("classic"),
-        "reverse": _("reverse"),
-        "gentle": _("gentle"),
-        "heavy": _("heavy"),
-        "foggy": _("foggy"),
-        "delayed": _("delayed"),
-        "hattrick": _("Hattrick"),
+        "classic": pgettext_lazy("sticheln variant", "classic"),
+        "reverse": pgettext_lazy("sticheln variant", "reverse"),
+        "gentle": pgettext_lazy("sticheln variant", "gentle"),
+        "heavy": pgettext_lazy("sticheln variant", "heavy"),
+        "foggy": pgettext_lazy("sticheln variant", "foggy"),
+        "delayed": pgettext_lazy("sticheln variant", "delayed"),
+        "hattrick": pgettext_lazy("sticheln variant", "Hattrick"),
+    },
+}
+
+# One sentence per choice, shown under the choice where the rulebook leaves the reading open (Muzicando's
+# individual play: the book says only "placement points plus the value of the undertaking").
+CHOICE_HELP: dict[str, dict[str, Any]] = {
+    "individual_contract": {
+        "chooser": _(
+            "The player who chose the type of play scores its value if he is the first to lay down all his "
+            "cards, and loses as much otherwise, as a team's contract does."
+        ),
+        "winner": _(
+            "The value goes to whoever lays down all his cards first, whoever chose the type; nobody loses it."
+        ),
+        "unconditional": _(
+            "The player who chose the type of play scores its value in every deal, whoever goes out first; "
+            "nobody loses it."
+        ),
     },
 }
 
@@ -119,5 +140,76 @@ def choice(option: str, value: Any) -> Any:
     return CHOICES.get(option, {}).get(str(value), value)
 
 
+_CHOICE_WITH_HELP = '<strong class="choice-name">{}</strong><small class="choice-help">{}</small>'
+
+
+def choice_help(option: str, value: Any) -> Any:
+    return CHOICE_HELP.get(option, {}).get(str(value))
+
+
 def choices(option: str, values: Any) -> list[tuple[str, Any]]:
-    return [(str(v), choice(option, v)) for v in values]
+    """(value, label) pairs for a choice option; where a choice has a help sentence, the label carries it
+    below the choice's name (as HTML, escaped through ``format_html``)."""
+    out: list[tuple[str, Any]] = []
+    for v in values:
+        label, help_text = choice(option, v), choice_help(option, v)
+        if help_text is not None:
+            label = format_html(_CHOICE_WITH_HELP, label, help_text)
+        out.append((str(v), label))
+    return out
+
+
+# --- a match's options in a few words (lists and headers: "Sticheln — heavy") ------------------------------
+
+# Options that say which form of the game is played: always named, even at their default.
+HEADLINE_OPTIONS = ("variant", "mode")
+
+# Other options, named only when they differ from the game's default.
+OPTION_WORDS: dict[str, dict[str, Any]] = {
+    "recording": {"full": _("full totals recorded"), "difference": _("difference recording")},
+    "tie_rule": {"english": _("English tie rule"), "hungarian": _("Hungarian tie rule")},
+    "monster": {"counts": _("the monster's sum is ranked"), "fixed": _("the monster takes the 3")},
+    "exactly_split": {"even": _("two of each exactly-card"), "free": _("exactly-cards in any split")},
+    "individual_contract": {
+        "chooser": _("the chooser scores if out first"),
+        "winner": _("whoever goes out first scores"),
+        "unconditional": _("the chooser always scores"),
+    },
+    "team_breach": {"scored": _("breaches scored"), "void": _("a breach voids the deal")},
+    "joker_rule": {"held": _("jokers join a held colour"), "any": _("jokers join any colour")},
+    "bidding": {"True": _("bidding with levels"), "False": _("no bidding")},
+}
+
+
+def _int_words(key: str, value: int, label: str) -> str:
+    if key == "target":
+        return ngettext("to %(n)s point", "to %(n)s points", value) % {"n": value}
+    if key == "games":
+        return ngettext("%(n)s game", "%(n)s games", value) % {"n": value}
+    if key == "deals":
+        return ngettext("%(n)s deal", "%(n)s deals", value) % {"n": value}
+    return f"{gettext(label)}: {value}"
+
+
+def option_words(ruleset: Any, options: Mapping[str, Any] | None) -> list[str]:
+    """The match's options worth naming, in words of the active language (the ruleset's option order)."""
+    options = options or {}
+    words: list[str] = []
+    for spec in ruleset.options:
+        value = options.get(spec.key, spec.default)
+        if spec.kind == "json":
+            continue
+        if spec.key in HEADLINE_OPTIONS:
+            words.append(str(choice(spec.key, value)))
+        elif value != spec.default:
+            if spec.kind == "int" and isinstance(value, int):
+                words.append(_int_words(spec.key, value, spec.label))
+            else:
+                words.append(str(OPTION_WORDS.get(spec.key, {}).get(str(value), value)))
+    return words
+
+
+def game_title(ruleset: Any, options: Mapping[str, Any] | None) -> str:
+    """The game's name with its variant and options: "Sticheln — heavy", "NJET — difference recording"."""
+    words = option_words(ruleset, options)
+    return f"{ruleset.name} — {' · '.join(words)}" if words else str(ruleset.name)

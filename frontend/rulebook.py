@@ -54,3 +54,15 @@ def anchors_of(key: str) -> list[str]:
 
 def games() -> list[dict[str, Any]]:
     return [{"key": r.key, "name": r.name, "min": r.min_players, "max": r.max_players} for r in ruleset_list()]
+
+
+def in_page_order(anchors: list[str], source: str) -> list[str]:
+    """``anchors`` sorted by where their ``id="…"`` stands in the page ``source`` (the contents list follows
+    the page); anchors the page does not hold keep their order, after the others."""
+    missing = len(source)
+
+    def position(anchor: str) -> int:
+        found = source.find(f'id="{anchor}"')
+        return missing if found < 0 else found
+
+    return sorted(anchors, key=position)  # stable: equal positions keep the given order

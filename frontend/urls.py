@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from .views import groups, matches, pages, referee, rounds, rules
+from .views import accounts, group_life, groups, live, matches, pages, referee, rounds, rules
 
 _auth = "frontend/auth/"
 
@@ -9,11 +9,11 @@ urlpatterns = [
     path("", pages.home, name="home"),
     # accounts (our own templates: the admin app ships registration/ templates of its own)
     path("accounts/signup/", pages.signup, name="signup"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", accounts.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "accounts/password_reset/",
-        auth_views.PasswordResetView.as_view(
+        accounts.PasswordResetView.as_view(
             template_name=_auth + "password_reset_form.html",
             email_template_name=_auth + "password_reset_email.txt",
             subject_template_name=_auth + "password_reset_subject.txt",
@@ -55,10 +55,34 @@ urlpatterns = [
     path("groups/<int:group_id>/invites/<int:invite_id>/", groups.invite_show, name="invite"),
     path("groups/<int:group_id>/invites/<int:invite_id>/revoke", groups.invite_revoke, name="invite_revoke"),
     path("join/<str:token>/", groups.invite_accept, name="invite_accept"),
+    path("groups/<int:group_id>/members/invite", groups.member_invite, name="member_invite"),
+    path(
+        "invitations/<int:invite_id>/accept", groups.invitation_answer, {"answer": "accept"}, name="invitation_accept"
+    ),
+    path(
+        "invitations/<int:invite_id>/decline",
+        groups.invitation_answer,
+        {"answer": "decline"},
+        name="invitation_decline",
+    ),
+    # group life: players, settings, leaving, export and import
+    path("groups/<int:group_id>/players/<int:player_id>/", group_life.player_edit, name="player_edit"),
+    path("groups/<int:group_id>/players/<int:player_id>/remove", group_life.player_remove, name="player_remove"),
+    path("groups/<int:group_id>/players/<int:player_id>/restore", group_life.player_restore, name="player_restore"),
+    path("groups/<int:group_id>/rename", group_life.group_rename, name="group_rename"),
+    path("groups/<int:group_id>/members/<int:membership_id>/owner", group_life.member_promote, name="member_promote"),
+    path("groups/<int:group_id>/leave", group_life.group_leave, name="group_leave"),
+    path("groups/<int:group_id>/export.csv", group_life.group_export_csv, name="group_export_csv"),
+    path("groups/<int:group_id>/export.json", group_life.group_export_json, name="group_export_json"),
+    path("groups/<int:group_id>/import", group_life.group_import, name="group_import"),
+    path("groups/<int:group_id>/import/<str:job_id>", group_life.group_import_job, name="group_import_job"),
     # matches and rounds
     path("groups/<int:group_id>/matches/new", matches.match_new, name="match_new"),
+    path("groups/<int:group_id>/matches/seating", matches.match_seating, name="match_seating"),
+    path("matches/<int:match_id>/rematch", matches.match_rematch, name="match_rematch"),
     path("matches/<int:match_id>/", matches.match_page, name="match"),
     path("matches/<int:match_id>/board", matches.board, name="match_board"),
+    path("matches/<int:match_id>/events", live.match_events, name="match_events"),
     path("matches/<int:match_id>/history", matches.match_history, name="match_history"),
     path("matches/<int:match_id>/undo", matches.match_undo, name="match_undo"),
     path("matches/<int:match_id>/finish", matches.match_finish, name="match_finish"),

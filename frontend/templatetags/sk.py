@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from django import template
 from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 
 from frontend import labels
 from frontend.rulebook import anchor_game, anchor_title
+from scoring.rules.wording import with_article
 
 register = template.Library()
 
@@ -74,6 +78,23 @@ def errs(errors: Any, *prefixes: str) -> list[dict[str, Any]]:
     return out
 
 
+@register.simple_tag
+def seat_errs(errors: Any, seat: Any, *names: str) -> list[dict[str, Any]]:
+    """The problems about one seat's inputs: fields "<name>.<seat>" (and below) for one of ``names``."""
+    out = []
+    for problem in errors or ():
+        parts = str(problem.get("field", "")).split(".")
+        if len(parts) >= 2 and parts[0] in names and parts[1] == str(seat):
+            out.append(problem)
+    return out
+
+
+@register.simple_tag
+def field_errs(errors: Any, *names: str) -> list[dict[str, Any]]:
+    """The problems about exactly these fields (not the per-seat fields below them)."""
+    return [problem for problem in errors or () if problem.get("field", "") in names]
+
+
 @register.filter
 def colour(value: Any) -> Any:
     return labels.colour(value)
@@ -112,6 +133,27 @@ def signed(value: Any) -> str:
     return f"+{number}" if number > 0 else ("−" + str(-number) if number < 0 else "0")
 
 
+@register.filter
+def num(value: Any) -> str:
+    """A number as the score columns print it: one minus sign (U+2212), no plus; "–" for nothing."""
+    if value is None or value == "":
+        return "–"
+    text = str(value)
+    return "−" + text[1:] if re.fullmatch(r"-\d[\d.,]*", text) else text
+
+
+@register.filter
+def az(value: Any, capital: bool = False) -> str:
+    """The value with its Hungarian article in front: ``{{ 1|az }}`` → "az 1", ``{{ "Bence"|az:True }}`` → "A Bence"."""
+    return with_article(value, capital=bool(capital))
+
+
 @register.simple_tag
 def seq(low: Any, high: Any) -> range:
     return range(int(low), int(high) + 1)
+
+
+@register.filter
+def who(name: Any) -> SafeString:
+    """A player's name in a sentence that app.js may update (the form's "Dealer: …" line follows the board)."""
+    return format_html("<span data-who>{}</span>", name)

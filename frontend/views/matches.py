@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import get_language
 from django.views.decorators.http import condition, require_POST
 
-from frontend import entry, labels
+from frontend import entry, labels, seating
 from frontend.history import history_rows
 from frontend.rulebook import games
 from scoring import selectors, services
@@ -24,16 +24,18 @@ from .common import error_text, page
 
 def _option_fields(ruleset: Any, post: Any) -> list[dict[str, Any]]:
     fields = []
+    by_language = ruleset.language_defaults(get_language())  # NJET: the edition of the page's language
     for spec in ruleset.options:
         value = post.get(f"opt_{spec.key}") if post is not None else None
+        default = by_language.get(spec.key, spec.default)
         fields.append(
             {
                 "key": spec.key,
                 "kind": spec.kind,
                 "label": spec.label,
                 "rule": spec.rule,
-                "default": spec.default,
-                "value": spec.default if value is None else value,
+                "default": default,
+                "value": default if value is None else value,
                 "choices": labels.choices(spec.key, spec.choices),
                 "minimum": spec.minimum,
                 "maximum": spec.maximum,
@@ -59,16 +61,21 @@ def _options_from_post(ruleset: Any, post: Any, seated: list[int]) -> dict[str, 
     return options
 
 
-def _seated(post: Any) -> list[int]:
-    """Checked players in seat order (the seat numbers the form assigned, then the order of the list)."""
-    chosen = [int(pid) for pid in post.getlist("players") if pid.isdigit()]
+def _player_rows(players: list[Any], seated: list[int], post: Any) -> list[dict[str, Any]]:
+    """One row per group player (in the list's order): ticked or not, seat number, drafted task cards."""
+    rows = []
+    for p in players:
+        tasks = [(i, post.get(f"task_{p.pk}_{i}") if post is not None else None) for i in range(4)]
+        seat = seated.index(p.pk) + 1 if p.pk in seated else None
+        rows.append({"player": p, "checked": seat is not None, "seat": seat, "tasks": tasks})
+    return rows
 
-    def seat_of(item: tuple[int, int]) -> tuple[int, int]:
-        index, pid = item
-        number = entry.to_int(post.get(f"seat_{pid}"), 99)
-        return (number if isinstance(number, int) else 99, index)
 
-    return [pid for _, pid in sorted(enumerate(chosen), key=seat_of)]
+def _seating_context(ruleset: Any, players: list[Any], post: Any) -> tuple[list[int], dict[str, Any]]:
+    seated = seating.seated_order(post) if post is not None else []
+    options = _options_from_post(ruleset, post, seated) if post is not None else {}
+    names = {p.pk: p.name for p in players}
+    return seated, seating.seating_rows(ruleset, names, seated, options)
 
 
 @login_required
@@ -78,11 +85,12 @@ def match_new(request: HttpRequest, group_id: int) -> HttpResponse:
     if not key:
         return page(request, "frontend/matches/pick_game.html", {"group": group, "games": games()})
     ruleset = selectors.ruleset_get(key=key)
-    players = list(selectors.player_list(group=group))
+    players = selectors.player_list_sorted(group=group)
     post = request.POST if request.method == "POST" else None
     problems: list[str] = []
-    if post is not None:
-        seated = _seated(post)
+    seated, summary = _seating_context(ruleset, players, post)
+    # a move button or "Show the seating" (the page without script) only redraws the page
+    if post is not None and not post.get("move") and not post.get("preview"):
         try:
             match = services.match_create(
                 group=group,
@@ -90,25 +98,35 @@ def match_new(request: HttpRequest, group_id: int) -> HttpResponse:
                 options=_options_from_post(ruleset, post, seated),
                 player_ids=seated,
                 user=request.user,
+                language=get_language(),
             )
         except services.ServiceError as exc:
             problems = [error_text(exc)]
         else:
             return redirect("match", match.pk)
-    chosen = [int(p) for p in post.getlist("players")] if post is not None else []
     context = {
         "group": group,
         "ruleset": ruleset,
         "players": players,
-        "chosen": chosen,
-        "seat_numbers": {p.pk: (post.get(f"seat_{p.pk}") if post else "") for p in players},
+        "player_rows": _player_rows(players, seated, post),
+        "seating": summary,
         "options": _option_fields(ruleset, post),
         "problems": problems,
         "tasks": list(labels.WAS_STICHT_TASKS.items()),
-        "task_slots": range(4),
         "post": post,
     }
     return page(request, "frontend/matches/new.html", context, status=400 if problems else 200)
+
+
+@login_required
+@require_POST
+def match_seating(request: HttpRequest, group_id: int) -> HttpResponse:
+    """The seating summary for the new-match form as it stands (seating.js posts the form here)."""
+    group = selectors.group_get(user=request.user, group_id=group_id)
+    ruleset = selectors.ruleset_get(key=request.POST.get("game", ""))
+    players = list(selectors.player_list(group=group))
+    _, summary = _seating_context(ruleset, players, request.POST)
+    return render(request, "frontend/matches/seating.html", {"seating": summary, "ruleset": ruleset})
 
 
 # --- the match page and its live board ----------------------------------------------------------------
@@ -117,13 +135,22 @@ def match_new(request: HttpRequest, group_id: int) -> HttpResponse:
 def _board_context(match: Match) -> dict[str, Any]:
     board = selectors.match_scoreboard(match=match)
     last = board["rounds"][-1] if board["rounds"] else None
+    savers = selectors.round_savers(match=match)
     rows = []
     for rnd in reversed(board["rounds"]):
-        rows.append({**rnd, "per_player": _per_player(rnd, board)})
+        rows.append({**rnd, "per_player": _per_player(rnd, board), "saver": savers.get(rnd["number"], "")})
     winners = {w["seat"] for w in board["winners"]}
-    deleted = list(selectors.round_list(match=match, include_deleted=True).filter(deleted_at__isnull=False))
+    deleted = selectors.round_gaps(match=match)
+    # the rounds table, newest first: each live round, and a deleted one in the place of the gap it left
+    entries = sorted(
+        [{"number": r["number"], "row": r} for r in rows] + [{"number": r.number, "gap": r} for r in deleted],
+        key=lambda e: -e["number"],
+    )
     return {
         "deleted": deleted,
+        "entries": entries,
+        # who saved the newest rounds, for the warning a half-filled form shows when its round was saved elsewhere
+        "savers": [{"number": r["number"], "name": r["saver"]} for r in rows[:3]],
         "match": match,
         "board": board,
         "last": {**last, "per_player": _per_player(last, board)} if last else None,
@@ -151,8 +178,30 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     context = _board_context(match)
     c = entry.context_for(match, context["board"])
     context.update(entry.form_context(c))
-    context.update({"action": _round_new_url(match), "queue": True})
+    context.update(
+        {
+            "action": _round_new_url(match),
+            "queue": True,
+            "game_title": labels.game_title(c.ruleset, match.options),
+        }
+    )
     return page(request, "frontend/matches/match.html", context)
+
+
+@login_required
+@require_POST
+def match_rematch(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A new match of the same game with the same players in the same seats and the same options."""
+    from django.utils.translation import gettext
+
+    match = selectors.match_get(user=request.user, match_id=match_id)
+    try:
+        new = services.match_rematch(match=match, user=request.user)
+    except services.ServiceError as exc:
+        messages.error(request, error_text(exc))
+        return redirect("match", match.pk)
+    messages.success(request, gettext("A rematch has started: same players, seats and options."))
+    return redirect("match", new.pk)
 
 
 def _round_new_url(match: Match) -> str:
@@ -208,10 +257,14 @@ def _match_action(request: HttpRequest, match_id: int, action: Any, done: str) -
 def match_undo(request: HttpRequest, match_id: int) -> HttpResponse:
     from django.utils.translation import gettext
 
+    # the match version the page showed: a double tap undoes one change, the second tap is told so
+    version = entry.to_int(request.POST.get("version"))
     return _match_action(
         request,
         match_id,
-        lambda m: services.match_undo_last(match=m, user=request.user),
+        lambda m: services.match_undo_last(
+            match=m, user=request.user, expected_version=version if isinstance(version, int) else None
+        ),
         gettext("The last change was undone."),
     )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 
+from django.conf import settings
 from django.contrib.auth import login
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -16,25 +17,43 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
+from config import static_manifest
 from frontend.forms import SignupForm
 from frontend.rulebook import games
-from scoring.selectors import group_list
+from scoring import auth_limits
+from scoring.models import Group
+from scoring.selectors import group_list_sorted, invitation_list_for
 
+from .accounts import TOO_MANY_REQUESTS, refuse
 from .common import page
 
 # What the service worker stores on install: the app shell and the rules reference.
 SHELL_ASSETS = (
     "frontend/app.css",
     "frontend/app.js",
+    "frontend/live.js",
     "vendor/htmx/htmx.min.js",
     "frontend/icons/icon.svg",
     "frontend/icons/icon-192.png",
 )
 
 
+def demo_login() -> dict[str, str] | None:
+    """The demo account's login, for the logged-out home page of a development server (DEBUG on) whose database
+    holds the demo group (``manage.py load_demo``, run by ``make run``); never in production (DEBUG=0)."""
+    if not settings.DEBUG:
+        return None
+    from scoring.management.commands import load_demo
+
+    found = Group.objects.filter(name=load_demo.GROUP_NAME, memberships__user__username=load_demo.USERNAME).exists()
+    return {"username": load_demo.USERNAME, "password": load_demo.PASSWORD} if found else None
+
+
 def home(request: HttpRequest) -> HttpResponse:
-    groups = list(group_list(user=request.user)) if request.user.is_authenticated else []
-    return page(request, "frontend/home.html", {"groups": groups})
+    groups = group_list_sorted(user=request.user) if request.user.is_authenticated else []
+    demo = None if request.user.is_authenticated else demo_login()
+    invitations = list(invitation_list_for(user=request.user))
+    return page(request, "frontend/home.html", {"groups": groups, "demo": demo, "invitations": invitations})
 
 
 def _next_url(request: HttpRequest) -> str | None:
@@ -46,6 +65,11 @@ def _next_url(request: HttpRequest) -> str | None:
 
 def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
+    wait = auth_limits.signup_attempt(request) if request.method == "POST" else None
+    if wait:
+        refuse(form, wait)
+        context = {"form": form, "next": _next_url(request) or ""}
+        return page(request, "registration/signup.html", context, status=TOO_MANY_REQUESTS)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
@@ -55,8 +79,12 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
+    """``{"ok": true}``, or 503 with the problems (the database answers; with DEBUG=0 the static manifest)."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
+    problems = [found] if (found := static_manifest.problem()) else []
+    if problems:
+        return JsonResponse({"ok": False, "problems": problems}, status=503)
     return JsonResponse({"ok": True})
 
 
@@ -76,6 +104,8 @@ def manifest(request: HttpRequest) -> JsonResponse:
         "display": "standalone",
         "background_color": "#ffffff",
         "theme_color": "#0a4fd6",
+        # the same two colours for a phone in dark mode (W3C manifest: color_scheme_dark; ignored where unknown)
+        "color_scheme_dark": {"background_color": "#121417", "theme_color": "#121417"},
         "icons": [
             {"src": static("frontend/icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
             {"src": static("frontend/icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},

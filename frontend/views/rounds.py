@@ -12,12 +12,16 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from frontend import entry
+from frontend import entry, fields
+from frontend.entry_marks import mark_form
 from scoring import selectors, services
 from scoring.services.calculator import ruleset_score
+from scoring.services.errors import RoundTaken
 
 from .common import error_text, page
-from .matches import _board_context
+from .matches import _board_context, _per_player
+
+RETURN_LINES = ("was-sticht.start_returns", "was-sticht.start_returns_chosen")
 
 
 def _is_script(request: HttpRequest) -> bool:
@@ -30,9 +34,15 @@ def _form_context(match: Any, **kwargs: Any) -> dict[str, Any]:
     return {"match": match, "board": board, **entry.form_context(c, **kwargs)}
 
 
-def _errors(exc: services.ServiceError) -> list[dict[str, Any]]:
+def _marked(response: HttpResponse) -> HttpResponse:
+    """The refused form's inputs marked and its error-box links pointed at them (see ``frontend.entry_marks``)."""
+    response.content = mark_form(response.content.decode(response.charset)).encode(response.charset)
+    return response
+
+
+def _errors(exc: services.ServiceError, names: list[str] | None = None) -> list[dict[str, Any]]:
     if isinstance(exc, services.ValidationFailed):
-        return entry.problems_for_form(exc.details, exc.problems)
+        return entry.problems_for_form(exc.details, exc.problems, names or [])
     return [{"field": "", "text": error_text(exc), "rule": ""}]
 
 
@@ -56,25 +66,64 @@ def round_new(request: HttpRequest, match_id: int) -> HttpResponse:
     c = entry.context_for(match, board)
     facts = entry.adapter(c.key).to_facts(request.POST, c)
     key = (request.headers.get("Idempotency-Key") or "").strip()[:100] or None
+    number = entry.to_int(request.POST.get("number"))
     try:
-        rnd = services.round_record(match=match, facts=facts, user=request.user, idempotency_key=key)
+        rnd = services.round_record(
+            match=match,
+            facts=facts,
+            user=request.user,
+            idempotency_key=key,
+            expected_number=number if isinstance(number, int) and number > 0 else None,
+        )
+    except RoundTaken as taken:
+        return _round_taken(request, match.pk, taken)
     except services.ServiceError as exc:
         status = (
             409 if isinstance(exc, services.Conflict) else 422 if isinstance(exc, services.IdempotencyMismatch) else 400
         )
         if isinstance(exc, services.NotAllowed):
             status = 403
-        context = {"match": match, "board": board, **entry.form_context(c, post=request.POST, errors=_errors(exc))}
+        context = {
+            "match": match,
+            "board": board,
+            **entry.form_context(c, post=request.POST, errors=_errors(exc, c.names)),
+        }
         context.update(action=reverse("round_new", args=[match.pk]), queue=True)
         if _is_script(request):
-            return render(request, "frontend/matches/entry_block.html", context, status=status)
+            return _marked(render(request, "frontend/matches/entry_block.html", context, status=status))
         full = {**_board_context(match), **context}
-        return page(request, "frontend/matches/match.html", full, status=status)
+        return _marked(page(request, "frontend/matches/match.html", full, status=status))
     if _is_script(request):
         response = HttpResponse(status=200 if getattr(rnd, "replayed", False) else 201)
         response["X-Round"] = str(rnd.number)
         return response
     return redirect(reverse("match", args=[match.pk]) + "#board")
+
+
+def _round_taken(request: HttpRequest, match_id: int, taken: RoundTaken) -> HttpResponse:
+    """409: the round this form was for was saved meanwhile (by another phone). Nothing was stored: say who
+    saved it, show that round's points and why with a link to edit it, and keep what this phone typed in a
+    form now headed and numbered for the next round."""
+    match = selectors.match_get(user=request.user, match_id=match_id)  # as it is now (version, state)
+    board = selectors.match_scoreboard(match=match)
+    c = entry.context_for(match, board)
+    saved = next((r for r in board["rounds"] if r["number"] == taken.expected), None)
+    context: dict[str, Any] = {
+        "match": match,
+        "board": board,
+        **entry.form_context(c, post=request.POST),
+        "action": reverse("round_new", args=[match.pk]),
+        "queue": True,
+        "taken": {
+            "message": taken.message(),
+            "number": taken.expected,
+            "round": {**saved, "per_player": _per_player(saved, board)} if saved else None,
+        },
+    }
+    if _is_script(request):
+        return render(request, "frontend/matches/entry_block.html", context, status=409)
+    full = {**_board_context(match), **context}
+    return page(request, "frontend/matches/match.html", full, status=409)
 
 
 @login_required
@@ -95,7 +144,13 @@ def preview(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         result = ruleset_score(ruleset=c.ruleset, players=c.names, options=match.options, facts=facts, before=before)
     except services.ServiceError as exc:
-        context["problems"] = _errors(exc)
+        problems = _errors(exc, c.names)
+        # "required" complaints, and any complaint about an input still left blank, become one "still missing" line
+        gap = [p for p in problems if fields.is_missing(p, request.POST)]
+        context["missing"] = fields.missing_phrase([p["field"] for p in gap], c.names) if gap else ""
+        context["problems"] = [p for p in problems if p not in gap]
+        if any(p.get("msg") == "was-sticht.start_return_not_earned" for p in problems):
+            context["return_earned"] = False
     else:
         context["rows"] = [
             {
@@ -106,6 +161,8 @@ def preview(request: HttpRequest, match_id: int) -> HttpResponse:
             for seat, name in enumerate(c.names)
         ]
         context["general"] = [ln for ln in result["explanation"] if ln.get("player") is None]
+        if c.key == "was-sticht":  # the start player's return choice is shown only when he earned a return
+            context["return_earned"] = any(ln.get("msg") in RETURN_LINES for ln in result["explanation"])
     return render(request, "frontend/matches/preview.html", context)
 
 
@@ -134,7 +191,7 @@ def round_edit(request: HttpRequest, match_id: int, number: int) -> HttpResponse
             )
             form = entry.form_context(c, facts=rnd.facts)
         except services.ServiceError as exc:
-            form = entry.form_context(c, post=request.POST, errors=_errors(exc))
+            form = entry.form_context(c, post=request.POST, errors=_errors(exc, c.names))
         else:
             messages.success(request, gettext("Round %(n)d was changed.") % {"n": rnd.number})
             return redirect(reverse("match", args=[match.pk]) + "#board")
@@ -150,7 +207,9 @@ def round_edit(request: HttpRequest, match_id: int, number: int) -> HttpResponse
         "action": reverse("round_edit", args=[match.pk, rnd.number]),
         "queue": False,
     }
-    return page(request, "frontend/matches/edit.html", context, status=400 if form.get("errors") else 200)
+    if form.get("errors"):
+        return _marked(page(request, "frontend/matches/edit.html", context, status=400))
+    return page(request, "frontend/matches/edit.html", context)
 
 
 def _round_action(request: HttpRequest, match_id: int, number: int, action: Any, done: str) -> HttpResponse:

@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template.loader import select_template
 from django.utils.translation import get_language
 
-from frontend.rulebook import anchor_title, anchors_of, games
+from frontend.rulebook import anchor_title, anchors_of, games, in_page_order
 from scoring import selectors
 
 from .common import page
@@ -32,7 +32,8 @@ def rules_page(request: HttpRequest, key: str) -> HttpResponse:
             "frontend/rules/_sections.html",
         ]
     )
-    sections = [{"anchor": a, "title": anchor_title(a)} for a in anchors_of(ruleset.key)]
+    anchors = in_page_order(anchors_of(ruleset.key), getattr(body.template, "source", ""))
+    sections = [{"anchor": a, "title": anchor_title(a)} for a in anchors]
     context: dict[str, Any] = {
         "ruleset": ruleset,
         "body_template": body.template.name,

@@ -14,7 +14,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def totals(page: Any) -> list[int]:
-    return [int(t) for t in page.locator("#board table.totals td.total").all_inner_texts()]
+    return [int(t.replace("−", "-")) for t in page.locator("#board table.totals td.total").all_inner_texts()]
 
 
 def test_mue_eklat_and_a_played_round(page: Any, make_match: Any) -> None:

@@ -62,7 +62,7 @@ def enter_njet_round(page: Any, spec: dict[str, Any]) -> int:
 
 def totals(page: Any) -> tuple[int, ...]:
     cells = page.locator("#board table.totals td.total")
-    return tuple(int(text) for text in cells.all_inner_texts())
+    return tuple(int(text.replace("−", "-")) for text in cells.all_inner_texts())  # totals print U+2212
 
 
 def test_full_njet_match_through_the_ui(page: Any, make_match: Any) -> None:
@@ -79,9 +79,9 @@ def test_full_njet_match_through_the_ui(page: Any, make_match: Any) -> None:
             for seat, tricks in enumerate(spec["tricks"]):
                 tap(page, f"tricks.{seat}", tricks)
             expect(page.locator('#entry-form input[name="tricks.3"][value="3"]')).to_be_checked()
-            expect(page.locator("#preview")).to_contain_text("4 tricks + 0 zeros = 4")  # the live preview
+            expect(page.locator("#preview")).to_contain_text("tricks 4 + zeros captured 0 = 4")  # the live preview
             page.locator('#entry-form [name="booty.0"] + button[data-step="1"]').click()
-            expect(page.locator("#preview")).to_contain_text("Team: 10 tricks and zeros × 2 points = 20")
+            expect(page.locator("#preview")).to_contain_text("Team: 10 (tricks and zeros) × 2 points = 20")
             shot(page, "njet-entry-filled")
             page.locator("#entry-form button[type=submit]").click()
             taps = 9
@@ -92,8 +92,8 @@ def test_full_njet_match_through_the_ui(page: Any, make_match: Any) -> None:
         expect(page.locator("#board caption")).to_have_text(caption)
         assert totals(page) == expected, f"round {number}"
         if number == 1:
-            expect(page.locator("#last-round")).to_contain_text("4 tricks + 1 zeros = 5")
-            expect(page.locator("#last-round")).to_contain_text("Team: 10 tricks and zeros × 2 points = 20")
+            expect(page.locator("#last-round")).to_contain_text("tricks 4 + zeros captured 1 = 5")
+            expect(page.locator("#last-round")).to_contain_text("Team: 10 (tricks and zeros) × 2 points = 20")
             expect(page.locator("#board .status")).to_contain_text("Next dealer: Bence")
             expect(page.locator("#board .status")).to_contain_text("7 rounds left")
             shot(page, "njet-after-round-1")

@@ -122,21 +122,58 @@
     box.innerHTML = html;
     if (window.htmx) htmx.process(box);
     var f = entry();
-    if (f) derive(f);
+    if (f) { derive(f); returnChoice(f, null); }
     var err = $("#entry-errors");
-    if (err) err.focus();
+    var bad = err && f && f.querySelector('[aria-invalid="true"]');
+    if (bad || err) (bad || err).focus();
   }
   function reloadEntry() {
     var f = entry();
     if (!f || !window.htmx) return;
     htmx.ajax("GET", f.dataset.src, { target: "#entry", swap: "innerHTML" }).then(function () {
       var g = entry();
-      if (g) derive(g);
+      if (g) { derive(g); afterQueued(g); returnChoice(g, null); }
     });
   }
   function refreshBoard() {
     var b = $("#board");
-    if (b && window.htmx) htmx.ajax("GET", b.dataset.src, { target: "#board", swap: "innerHTML" });
+    if (b && window.htmx) {  // a failed refresh is retried by the next poll
+      return htmx.ajax("GET", b.dataset.src, { target: "#board", swap: "innerHTML" }).catch(function () {});
+    }
+    return Promise.resolve();
+  }
+  /* after this phone's round was saved: its totals and "points and why" come into view (the form follows) */
+  function reveal() {
+    var b = $("#board"), t = $("#totals"), last = $("#last-round");
+    if (!b) return;
+    if (last) last.open = true;
+    b.scrollIntoView({ block: "start" });
+    if (t) t.focus({ preventScroll: true });
+  }
+  /* the round number the entry form is for: its hidden field, heading and Save button */
+  function label(el, n) { if (el && el.dataset.label) el.textContent = el.dataset.label.replace("{n}", n); }
+  function setNumber(f, n) {
+    var i = f.querySelector('input[name="number"]');
+    if (!i) return;
+    i.value = n;
+    label($("#entry-heading"), n);
+    label(f.querySelector("button[type=submit][data-label]"), n);
+  }
+  function advance(f) {  // an entry was queued without an answer: the next one is for the next round
+    var i = f.querySelector('input[name="number"]');
+    if (i) setNumber(f, (parseInt(i.value, 10) || 0) + 1);
+  }
+  function queued(match) {
+    return load().some(function (i) { return i.state === "pending" && i.match === match; });
+  }
+  function afterQueued(f) {  // a fresh form while entries still wait to be sent: it is for the round after them
+    var i = f && f.querySelector('input[name="number"]');
+    if (!i) return;
+    var top = 0;
+    load().forEach(function (q) {
+      if (q.state === "pending" && q.match === f.dataset.match) top = Math.max(top, parseInt(new URLSearchParams(q.body).get("number"), 10) || 0);
+    });
+    if (top >= (parseInt(i.value, 10) || 0)) setNumber(f, top + 1);
   }
   function resetForm(f) {
     f.reset();
@@ -158,6 +195,7 @@
       $$("button[type=submit]", f).forEach(function (b) { b.disabled = true; });
     } else {
       resetForm(f);
+      advance(f);
     }
     render();
     flush();
@@ -173,7 +211,7 @@
   function flush() {
     if (busy) return;
     busy = true;
-    var saved = 0, todo = load().filter(function (i) { return i.state === "pending"; });
+    var saved = 0, shown = false, todo = load().filter(function (i) { return i.state === "pending"; });
     function done() {
       busy = false;
       var f = entry();
@@ -181,9 +219,13 @@
         delete f.dataset.sending;
         $$("button[type=submit]", f).forEach(function (b) { b.disabled = false; });
         resetForm(f);
+        advance(f);
       }
       render();
-      if (saved) { refreshBoard(); if (f && !f.dataset.dirty) reloadEntry(); }
+      if (saved) {
+        refreshBoard().then(function () { if (shown) reveal(); });
+        if (f && !f.dataset.dirty) reloadEntry();
+      }
       clearTimeout(timer);
       if (load().some(function (i) { return i.state === "pending"; })) timer = setTimeout(flush, 5000);
     }
@@ -197,10 +239,11 @@
           if (r.headers.get("X-Round")) {
             drop(item.key);
             saved++;
-            if (mine) { delete f.dataset.sending; delete f.dataset.dirty; }
+            if (mine) { delete f.dataset.sending; delete f.dataset.dirty; shown = true; }
           } else if (mine) {
             drop(item.key);
             swapEntry(html);
+            if (r.status === 409) refreshBoard();  // e.g. the round was saved by another phone: show it
           } else {
             patch(item.key, { state: "refused", msg: textOf(html), html: html });
           }
@@ -247,10 +290,69 @@
     if (e.detail.xhr.status === 304 || e.detail.serverResponse === t.dataset.last) e.detail.shouldSwap = false;
     else t.dataset.last = e.detail.serverResponse;
   });
+  /* the form's "Dealer: …" line follows the board's next dealer once the form has moved on to the next round */
+  function follow(f, v) {
+    $$("[data-follow]", f).forEach(function (p) {
+      var now = v.dataset[p.dataset.follow], name = $("[data-who]", p);
+      if (now && name) name.textContent = now;
+    });
+  }
+  /* Was sticht?: the start player's return choice is shown only when the preview says he earned a return
+     (hidden, its chips are not sent); without scripts it stays in view with its explanation */
+  function returnChoice(f, earned) {
+    $$("[data-return-group]", f).forEach(function (fs) {
+      /* before the first preview: kept in view when editing a round or when the choice was refused */
+      var show = earned === null ? !!(f.querySelector('input[name="version"]') || $('[aria-invalid="true"]', fs)) : earned;
+      var was = fs.hidden;
+      fs.hidden = !show;
+      $$("input", fs).forEach(function (i) { i.disabled = !show; });
+      var on = $("input:checked", fs);  // now sent: the preview is asked again, with the choice
+      if (was && show && earned !== null && on) on.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+  }
+  d.addEventListener("htmx:afterSwap", function (e) {
+    if (e.detail.target.id === "entry" && entry()) returnChoice(entry(), null);  // a fresh form fetched
+    if (e.detail.target.id !== "preview") return;
+    var f = entry(), m = $("[data-return-earned]", e.detail.target);
+    if (f) returnChoice(f, m ? m.dataset.returnEarned === "1" : false);
+  });
   d.addEventListener("htmx:afterSwap", function (e) {
     if (e.detail.target.id !== "board") return;
     var v = $("#board [data-version]"), f = entry();
-    if (v && f && f.dataset.version !== v.dataset.version && !f.dataset.dirty && !f.dataset.sending) reloadEntry();
+    if (!v || !f || f.dataset.sending) return;
+    if (f.dataset.version !== v.dataset.version && !f.dataset.dirty) return reloadEntry();
+    /* a half-filled form whose round was saved on another phone: it moves on to the next round, and says so
+       before anyone presses Save (a save racing this poll is refused by the server instead) */
+    var num = f.querySelector('input[name="number"]'), next = v.dataset.next;
+    if (!f.dataset.dirty || !num || !next || num.value === next || queued(f.dataset.match)) return;
+    var old = num.value, notes = $("#moved-notes"), box = $("#entry-moved");
+    var note = notes && (notes.content.querySelector('[data-n="' + old + '"]') || notes.content.querySelector('[data-n=""]'));
+    setNumber(f, next);
+    follow(f, v);
+    if (box && note) { box.textContent = note.textContent; box.hidden = false; }
+  });
+
+  /* --- adding a player (htmx swaps the list): the name field keeps the focus, cleared once added ---- */
+  d.addEventListener("htmx:beforeRequest", function (e) {
+    var f = e.detail.elt;
+    if (!f || f.id !== "player-add") return;
+    var sel = $("#inv-player");
+    f.dataset.sent = $("#p-name", f).value;
+    if (sel) f.dataset.invitee = sel.value;
+  });
+  d.addEventListener("htmx:afterRequest", function (e) {
+    var f = e.detail.elt;
+    if (!f || f.id !== "player-add") return;
+    var i = $("#p-name", f), err = $("#p-name-err");
+    if (!e.detail.successful) { i.focus(); return; }  // no answer (offline): the name stays to be sent again
+    if (err && err.textContent.trim()) i.setAttribute("aria-invalid", "true");
+    else {
+      i.removeAttribute("aria-invalid");
+      if (i.value === f.dataset.sent) i.value = "";  // keep whatever was typed while the request was on its way
+    }
+    var sel = $("#inv-player");  // its options were swapped in too: keep the guest chosen before
+    if (sel) sel.value = f.dataset.invitee || "";
+    i.focus();
   });
 
   function net() {
@@ -262,7 +364,7 @@
   window.addEventListener("offline", net);
   d.addEventListener("DOMContentLoaded", function () {
     var f = entry();
-    if (f) derive(f);
+    if (f) { derive(f); afterQueued(f); returnChoice(f, null); }
     render();
     net();
     if ("serviceWorker" in navigator && d.body.dataset.sw) navigator.serviceWorker.register(d.body.dataset.sw, { scope: "/" });

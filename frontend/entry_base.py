@@ -1,0 +1,101 @@
+"""The pieces round entry is built from, below both ``entry`` (which renders and reads the forms) and
+``entry_games`` (one adapter per game): the form's match context, the field readers and the adapter registry.
+
+``entry_games`` registers its adapters here with :func:`register`; ``entry`` imports ``entry_games`` so that
+they are registered before it looks one up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from scoring.numbers import parse_whole
+from scoring.rules import Ruleset
+
+
+@dataclass
+class EntryContext:
+    """What a round-entry form needs to know about its match."""
+
+    ruleset: Ruleset
+    names: list[str]
+    options: dict[str, Any]
+    board: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        return self.ruleset.key
+
+    @property
+    def n(self) -> int:
+        return len(self.names)
+
+    @property
+    def seats(self) -> list[dict[str, Any]]:
+        return [{"seat": s, "name": name} for s, name in enumerate(self.names)]
+
+    def ref(self, name: str) -> int | None:
+        """Seat of the board's next dealer / next starter, if the rules fix it."""
+        ref = self.board.get(name)
+        return ref["seat"] if isinstance(ref, dict) else None
+
+    @property
+    def module(self) -> Any:
+        return self.ruleset.module
+
+
+def to_int(raw: Any, default: Any = None) -> Any:
+    """A whole number from a form field (ASCII digits, an optional sign); blank gives ``default``; anything
+    else is passed on unchanged so that the rules engine names the problem ("Must be a whole number")."""
+    if raw is None:
+        return default
+    text = str(raw).strip()
+    if text == "":
+        return default
+    number = parse_whole(text, signed=True)
+    return text if number is None else number
+
+
+def per_seat(post: Any, name: str, n: int, default: Any = 0) -> list[Any]:
+    return [to_int(post.get(f"{name}.{seat}"), default) for seat in range(n)]
+
+
+def seats_checked(post: Any, name: str) -> list[Any]:
+    return sorted({to_int(v) for v in post.getlist(name) if str(v).strip() != ""}, key=str)
+
+
+def seat_values(name: str, items: Any) -> dict[str, Any]:
+    return {f"{name}.{seat}": value for seat, value in enumerate(items or ())}
+
+
+class GameEntry:
+    """Default adapter: the facts' fields are the form's field names (flat values and per-seat lists)."""
+
+    key = ""
+
+    def defaults(self, c: EntryContext) -> dict[str, Any]:
+        return {}
+
+    def to_facts(self, post: Any, c: EntryContext) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def from_facts(self, facts: dict[str, Any], c: EntryContext) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name, value in facts.items():
+            if isinstance(value, list) and all(not isinstance(v, (list, dict)) for v in value):
+                out.update(seat_values(name, value))
+            elif not isinstance(value, (list, dict)):
+                out[name] = value
+        return out
+
+    def context(self, c: EntryContext) -> dict[str, Any]:
+        return {}
+
+
+ADAPTERS: dict[str, GameEntry] = {}
+
+
+def register(cls: type[GameEntry]) -> type[GameEntry]:
+    ADAPTERS[cls.key] = cls()
+    return cls

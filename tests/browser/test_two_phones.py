@@ -1,0 +1,238 @@
+"""Two phones on one match: one round is stored once, the late phone is told who saved it and keeps what it
+typed; a half-filled form moves on (and says so) when the board shows its round saved elsewhere; after Save
+the totals are in view; the number on the Save button is the number the round gets, also after a delete."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring.models import Round
+from tests.browser.conftest import _session_cookie
+from tests.browser.helpers import shot, tap
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+BOARD = re.compile(r".*/matches/\d+/board$")
+
+
+def phone(new_context: Any, live_server: Any, who: Any = None, locale: str = "en-GB") -> Any:
+    """A phone: a browser context at 360 px (signed in as the fixture's user, or as ``who``)."""
+    context = new_context(locale=locale, logged_in=who is None)
+    if who is not None:
+        context.add_cookies([_session_cookie(who, live_server.url)])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.js_errors = errors
+    return page
+
+
+def fill(page: Any, start: int, partner: int, tricks: tuple[int, int, int], ppt: int = 1) -> None:
+    """A four-player NJET round, typed but not saved."""
+    for name, value in (("start_player", start), ("discard", "none"), ("points_per_trick", ppt), ("partner", partner)):
+        tap(page, name, value)
+    for seat, count in enumerate(tricks):
+        tap(page, f"tricks.{seat}", count)
+
+
+def save(page: Any) -> None:
+    page.locator("#entry-form button[type=submit]").click()
+
+
+def test_two_phones_saving_the_same_round_store_it_once(new_context, live_server, make_match, bence) -> None:
+    match = make_match("njet", 4)
+    a = phone(new_context, live_server, who=bence)
+    b = phone(new_context, live_server)
+    for p in (a, b):
+        p.goto(f"/matches/{match.pk}/")
+        expect(p.get_by_role("button", name="Save round 1")).to_be_visible()
+    b.route(BOARD, lambda route: route.abort())  # B's board poll has not seen A's save yet: a true race
+    fill(a, start=0, partner=2, tricks=(4, 3, 5))
+    fill(b, start=1, partner=3, tricks=(3, 4, 3), ppt=3)
+    save(a)
+    expect(a.locator("#board caption")).to_have_text("after 1 round")
+    save(b)
+
+    alert = b.locator("#entry-errors")
+    expect(alert).to_contain_text("Round 1 was just saved by Bence.")
+    expect(alert).to_have_attribute("role", "alert")
+    expect(alert.get_by_role("link", name="Edit round 1")).to_be_visible()
+    # B keeps what it typed, in a form now for round 2
+    expect(b.locator("#entry h2")).to_have_text("Round 2")
+    expect(b.get_by_role("button", name="Save round 2")).to_be_visible()
+    expect(b.locator('#entry-form input[name="start_player"][value="1"]')).to_be_checked()
+    expect(b.locator('#entry-form input[name="points_per_trick"][value="3"]')).to_be_checked()
+    expect(b.locator('#entry-form input[name="tricks.1"][value="4"]')).to_be_checked()
+    shot(b, "two-phones-round-taken")
+
+    rounds = list(Round.objects.filter(match=match))
+    assert [(r.number, r.facts["start_player"], r.entered_by_id) for r in rounds] == [(1, 0, bence.pk)]
+    assert b.js_errors == [] and a.js_errors == []
+
+    # B decides its round is the next one: it is stored as round 2, the number its button showed
+    b.unroute(BOARD)
+    save(b)
+    expect(b.locator("#board caption")).to_have_text("after 2 rounds")
+    assert sorted(Round.objects.filter(match=match).values_list("number", "facts__start_player")) == [(1, 0), (2, 1)]
+
+
+def test_the_late_phone_is_told_in_hungarian_too(new_context, live_server, make_match, bence) -> None:
+    match = make_match("njet", 4)
+    a = phone(new_context, live_server, who=bence, locale="hu-HU")
+    b = phone(new_context, live_server, locale="hu-HU")
+    for p in (a, b):
+        p.goto(f"/matches/{match.pk}/")
+    expect(b.get_by_role("button", name="1. kör mentése")).to_be_visible()
+    b.route(BOARD, lambda route: route.abort())
+    fill(b, start=1, partner=3, tricks=(3, 4, 3))
+    fill(a, start=0, partner=2, tricks=(4, 3, 5))
+    save(a)
+    expect(a.get_by_role("button", name="2. kör mentése")).to_be_visible()
+    save(b)
+    expect(b.locator("#entry-errors")).to_contain_text("1. kör: épp most mentette el Bence.")
+    expect(b.locator("#entry h2")).to_have_text("2. kör")
+    expect(b.get_by_role("button", name="2. kör mentése")).to_be_visible()
+    expect(b.locator("#entry-errors").get_by_role("link", name="1. kör szerkesztése")).to_be_visible()
+    assert Round.objects.filter(match=match).count() == 1
+
+
+def test_a_half_filled_form_moves_on_and_warns_when_its_round_is_saved_elsewhere(
+    new_context, live_server, make_match, bence, user
+) -> None:
+    match = make_match("njet", 4)
+    a = phone(new_context, live_server, who=bence)
+    b = phone(new_context, live_server)
+    for p in (a, b):
+        p.goto(f"/matches/{match.pk}/")
+    fill(b, start=1, partner=3, tricks=(3, 4, 3))  # typed, not saved
+    fill(a, start=0, partner=2, tricks=(4, 3, 5))
+    save(a)
+
+    # B's board poll (every 3 s) sees round 1: before anyone presses Save, the form says it is now for round 2
+    warning = b.locator("#entry-moved")
+    expect(warning).to_have_text(
+        "Round 1 was saved on another phone by Bence. This form is now for round 2 — check it before saving.",
+        timeout=8_000,
+    )
+    expect(warning).to_have_attribute("role", "alert")
+    expect(b.locator("#entry h2")).to_have_text("Round 2")
+    expect(b.get_by_role("button", name="Save round 2")).to_be_visible()
+    expect(b.locator('#entry-form input[name="start_player"][value="1"]')).to_be_checked()  # still what B typed
+    shot(b, "two-phones-form-moved")
+
+    save(b)
+    expect(b.locator("#board caption")).to_have_text("after 2 rounds")
+    assert sorted(Round.objects.filter(match=match).values_list("number", "entered_by_id")) == [
+        (1, bence.pk),
+        (2, user.pk),
+    ]
+    assert Round.objects.get(match=match, number=2).facts["start_player"] == 1
+
+
+def test_after_save_the_new_totals_and_points_and_why_are_in_view(new_context, live_server, make_match) -> None:
+    match = make_match("njet", 4)
+    page = phone(new_context, live_server)
+    page.goto(f"/matches/{match.pk}/")
+    fill(page, start=0, partner=2, tricks=(4, 3, 5))
+    save_button = page.get_by_role("button", name="Save round 1")
+    save_button.scroll_into_view_if_needed()
+    save_button.click()
+
+    totals = page.locator("#totals")
+    expect(page.locator("#board caption")).to_have_text("after 1 round")
+    anna = Round.objects.get(match=match, number=1).points[0]
+    expect(totals.locator("tr", has_text="Anna").locator("td.total")).to_have_text(str(anna))
+    expect(totals).to_be_in_viewport()
+    expect(totals).to_be_focused()
+    expect(page.locator("#last-round")).to_have_attribute("open", "")
+    expect(page.locator("#last-round summary")).to_be_in_viewport()
+    box, height = totals.bounding_box(), page.viewport_size["height"]
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, box
+    # the next round's form follows below
+    expect(page.get_by_role("button", name="Save round 2")).to_be_attached()
+    shot(page, "after-save-totals", full=False)
+
+
+def test_delete_the_last_round_then_enter_one_keeps_the_number_the_form_showed(
+    new_context, live_server, make_match
+) -> None:
+    match = make_match("njet", 4)
+    page = phone(new_context, live_server)
+    page.goto(f"/matches/{match.pk}/")
+    for n, start in ((1, 0), (2, 1)):
+        fill(page, start=start, partner=(start + 2) % 4, tricks=(4, 3, 5))
+        save(page)
+        expect(page.get_by_role("button", name=f"Save round {n + 1}")).to_be_visible()
+
+    # Edit and Delete are one tap away on each round, without opening anything
+    delete = page.get_by_role("button", name="Delete round 2")
+    expect(delete).to_be_visible()
+    expect(page.get_by_role("link", name="Edit round 2")).to_be_visible()
+    size = delete.bounding_box()
+    assert size is not None and size["width"] >= 44 and size["height"] >= 44, size
+    delete.click()
+    expect(page.locator("#board caption")).to_have_text("after 1 round")
+
+    button = page.get_by_role("button", name="Save round 2")
+    expect(button).to_be_visible()
+    expect(page.locator("#entry h2")).to_have_text("Round 2")
+    fill(page, start=1, partner=3, tricks=(3, 4, 3))
+    button.click()
+    expect(page.locator("#board caption")).to_have_text("after 2 rounds")
+    expect(page.locator("#last-round summary")).to_have_text("Round 2: points and why")
+    expect(page.locator("#rounds tbody tr")).to_have_count(2)
+    expect(page.locator("#rounds tbody tr").first.locator("td").first).to_have_text("2")
+    live = Round.objects.filter(match=match, deleted_at__isnull=True).order_by("number")
+    assert list(live.values_list("number", "facts__start_player")) == [(1, 0), (2, 1)]
+    assert page.js_errors == []
+
+
+def test_a_deleted_middle_round_is_shown_in_its_place_and_can_be_restored(new_context, live_server, make_match) -> None:
+    match = make_match("njet", 4)
+    page = phone(new_context, live_server)
+    page.goto(f"/matches/{match.pk}/")
+    for start in (0, 1, 2):
+        fill(page, start=start, partner=(start + 2) % 4, tricks=(4, 3, 5))
+        save(page)
+        expect(page.get_by_role("button", name=f"Save round {start + 2}")).to_be_visible()
+    expect(page.locator("#board caption")).to_have_text("after 3 rounds")
+    page.get_by_role("button", name="Delete round 2").click()
+
+    cards = page.locator("#rounds .card")
+    expect(cards).to_have_count(3)
+    expect(cards.nth(1)).to_contain_text("Round 2 (deleted)")
+    expect(page.locator("#rounds tbody tr").nth(1)).to_contain_text("deleted")
+    expect(page.get_by_role("button", name="Save round 4")).to_be_visible()
+    page.locator("#rounds").scroll_into_view_if_needed()
+    shot(page, "rounds-table-gap", full=False)
+    page.get_by_role("button", name="Restore round 2").click()
+    expect(page.locator("#board caption")).to_have_text("after 3 rounds")
+    assert Round.objects.filter(match=match, deleted_at__isnull=True).count() == 3
+
+
+def test_rounds_entered_offline_take_the_numbers_their_buttons_showed(new_context, live_server, make_match) -> None:
+    match = make_match("njet", 4)
+    page = phone(new_context, live_server)
+    page.goto(f"/matches/{match.pk}/")
+    expect(page.get_by_role("button", name="Save round 1")).to_be_visible()
+    page.context.set_offline(True)
+    expect(page.locator("#net")).to_be_visible()
+    for n, start in ((1, 0), (2, 1)):
+        fill(page, start=start, partner=(start + 2) % 4, tricks=(4, 3, 5))
+        page.get_by_role("button", name=f"Save round {n}").click()
+        expect(page.locator("#pending li")).to_have_count(n)
+        # the queued entry is round n: the fresh form is for the round after it
+        expect(page.locator("#entry h2")).to_have_text(f"Round {n + 1}")
+        expect(page.get_by_role("button", name=f"Save round {n + 1}")).to_be_visible()
+    page.context.set_offline(False)
+    expect(page.locator("#pending")).to_be_hidden(timeout=20_000)
+    expect(page.locator("#board caption")).to_have_text("after 2 rounds", timeout=10_000)
+    expect(page.get_by_role("button", name="Save round 3")).to_be_visible()
+    assert list(Round.objects.filter(match=match).order_by("number").values_list("number", "facts__start_player")) == [
+        (1, 0),
+        (2, 1),
+    ]
