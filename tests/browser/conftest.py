@@ -62,6 +62,30 @@ def new_context(browser: Browser, live_server: Any, user: Any) -> Iterator[Any]:
     yield make
     for context in made:
         context.close()
+    _server_settled()
+
+
+def _server_settled(timeout: float = 10.0) -> None:
+    """Wait until no other connection to the test database is inside a query or transaction. A closed page can
+    leave a request (a poll, a save) still running in the live server's thread; the database flush that follows
+    a transactional test would then lock tables in the opposite order and PostgreSQL breaks the deadlock by
+    failing the flush."""
+    import time
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    deadline = time.monotonic() + timeout
+    with connection.cursor() as cursor:
+        while True:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                " AND pid <> pg_backend_pid() AND state IS NOT NULL AND state <> 'idle'"
+            )
+            if cursor.fetchone()[0] == 0 or time.monotonic() > deadline:
+                return
+            time.sleep(0.05)
 
 
 @pytest.fixture
@@ -71,3 +95,15 @@ def page(new_context: Any) -> Page:
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
     pg.js_errors = errors  # type: ignore[attr-defined]
     return pg
+
+
+@pytest.fixture
+def bence(django_user_model: Any, group: Any, players: Any, user: Any) -> Any:
+    """A second member at the table, linked to the player Bence: what the other phones call them."""
+    from scoring import services
+    from scoring.models import Player
+
+    other = django_user_model.objects.create_user("bence", password="correct-horse-43")
+    services.membership_add(group=group, user=other)
+    services.player_link(player=Player.objects.get(group=group, name="Bence"), linked_user=other, user=user)
+    return other
