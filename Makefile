@@ -8,17 +8,23 @@ PORT ?= 8000
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/scorekeeper
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: run test venv venv-dev services chromium lint typecheck pytest worker beat superuser backup demo messages bench faults prod-up prod-down clean
+.PHONY: run test venv venv-dev services chromium axe lint typecheck pytest worker beat superuser backup demo messages bench faults prod-up prod-down clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
+## PyICU (names sorted in each language's alphabet) compiles against Debian's ICU: install its headers when missing
+ICU := @pkg-config --exists icu-i18n 2>/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	apt-get install -y -qq libicu-dev pkg-config g++ >/dev/null)
+
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(ICU)
 	$(BIN)/pip install --quiet -e .
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(ICU)
 	$(BIN)/pip install --quiet -e ".[dev]"
 	touch $(VENV)/.installed $@
 
@@ -39,13 +45,19 @@ run: venv
 	env -u DATABASE_URL -u REDIS_URL $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 ## make test: set up everything the tests need and run the whole suite
-test: venv-dev services chromium lint typecheck pytest
+test: venv-dev services chromium axe lint typecheck pytest
 
 services:
 	bash tests/ensure_services.sh
 
 chromium:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
+
+## the accessibility checker the browser tests inject into pages (tests/browser/test_comfort.py), pinned
+AXE_VERSION := 4.14.1
+axe:
+	@grep -qs '"version": "$(AXE_VERSION)"' tests/browser/.npm/node_modules/axe-core/package.json \
+		|| npm install --prefix tests/browser/.npm --no-package-lock --no-audit --no-fund --loglevel=error axe-core@$(AXE_VERSION)
 
 lint: venv-dev
 	$(BIN)/ruff check .

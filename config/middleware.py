@@ -16,7 +16,7 @@ class SecurityHeadersMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        if self.csp and not request.path.startswith("/api/docs"):
+        if self.csp:
             response.headers.setdefault("Content-Security-Policy", self.csp)
         if self.permissions:
             response.headers.setdefault("Permissions-Policy", self.permissions)

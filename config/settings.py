@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI's files served from our own static files (no CDN; works offline)
     "django_htmx",
     "scoring",
     "analytics",
@@ -158,6 +159,11 @@ if REDIS_URL:
     except ValueError:
         _fail("REDIS_URL", f"the port in {REDIS_URL!r} is not a number")
 
+# Live updates (frontend/views/live.py): the events stream of a match page. The ASGI app (uvicorn) serves it;
+# WSGI only holds a stream (a whole thread) when LIVE_EVENTS_WSGI is on, and closes it after a short while.
+LIVE_EVENTS_SECONDS = env_int("LIVE_EVENTS_SECONDS", 600)  # a stream is renewed this often (the phone reconnects)
+LIVE_EVENTS_WSGI = env_bool("LIVE_EVENTS_WSGI", DEBUG and not TESTING)  # tests turn it on where they need it
+LIVE_EVENTS_WSGI_SECONDS = env_int("LIVE_EVENTS_WSGI_SECONDS", 25)
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_EAGER", not REDIS_URL)
@@ -221,6 +227,24 @@ LOGOUT_REDIRECT_URL = "home"
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "scorekeeper@localhost")
 INVITE_DAYS = env_int("INVITE_DAYS", 7)
+# How many proxies stand in front of the app and append the address they were connected from to X-Forwarded-For
+# (nginx: $proxy_add_x_forwarded_for). 0: the client address is the connection's (REMOTE_ADDR) and the header is
+# ignored; N: the N-th address from the end of the header (the one our outermost proxy appended), never the
+# client-supplied start of it. The sign-in throttles and DRF's NUM_PROXIES count clients by this address.
+TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0)
+if TRUSTED_PROXIES < 0:
+    _fail("TRUSTED_PROXIES", f"expected 0 or more proxies, got {TRUSTED_PROXIES}")
+# Sign-in throttles (scoring/auth_limits.py), counted in the cache over a window of AUTH_LIMIT_WINDOW seconds:
+# failed log-ins per account and per client address, sign-up attempts per address, password-reset requests per
+# address and per e-mail address. The right password while an account or address is blocked does not log in.
+AUTH_LIMIT_WINDOW = env_int("AUTH_LIMIT_WINDOW", 15 * 60)
+AUTH_LIMITS = {
+    "login_account": env_int("AUTH_LIMIT_LOGIN_ACCOUNT", 10),
+    "login_ip": env_int("AUTH_LIMIT_LOGIN_IP", 30),
+    "signup_ip": env_int("AUTH_LIMIT_SIGNUP_IP", 20),
+    "reset_ip": env_int("AUTH_LIMIT_RESET_IP", 10),
+    "reset_email": env_int("AUTH_LIMIT_RESET_EMAIL", 3),
+}
 # manage.py backup: where it writes and how many of the newest backups it keeps (0: all)
 BACKUP_DIR = env_str("BACKUP_DIR", "") or str(BASE_DIR / "var" / "backups")
 BACKUP_KEEP = env_int("BACKUP_KEEP", 14)
@@ -235,7 +259,8 @@ USE_TZ = True
 
 # --- static -----------------------------------------------------------------------
 STATIC_URL = "/static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# where collectstatic writes (and, with DEBUG=0, where the app reads the static manifest staticfiles.json from)
+STATIC_ROOT = Path(env_str("STATIC_ROOT") or BASE_DIR / "staticfiles")
 # The browser libraries come from npm (frontend/package.json; `make` installs them), not from copies in the tree.
 BROWSER_DEPS = BASE_DIR / "frontend" / "node_modules"
 STATICFILES_DIRS = [
@@ -268,6 +293,8 @@ REST_FRAMEWORK = {
         "writes": env_str("THROTTLE_WRITES", "240/min"),
         "auth": env_str("THROTTLE_AUTH", "20/min"),
     },
+    # the client address for every throttle: see TRUSTED_PROXIES (None would take the whole, forgeable header)
+    "NUM_PROXIES": TRUSTED_PROXIES,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Scorekeeper API",
@@ -275,6 +302,18 @@ SPECTACULAR_SETTINGS = {
     "Abluxxen, Muzicando and Coloretto.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # PATCH bodies are validated whole (ApiView.payload): document their required fields as required
+    "COMPONENT_SPLIT_PATCH": False,
+    # request bodies documented apart from responses, so that they carry their own constraints (minLength 1
+    # on names that cannot be blank) and leave out read-only fields
+    "COMPONENT_SPLIT_REQUEST": True,
+    # /api/docs/ under the site's Content-Security-Policy: Swagger UI from the sidecar package's static files,
+    # its start-up script from a URL of ours (SpectacularSwaggerSplitView) rather than inline, and no badge
+    # fetched from the online validator.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
 }
 
 # --- production hardening (all on when DEBUG=0) -------------------------------------
@@ -305,3 +344,10 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
 }
+
+# --- group import ---------------------------------------------------------------
+# Export documents up to IMPORT_MAX_BYTES are read (a larger one is refused with 413); those above
+# IMPORT_ASYNC_BYTES are imported by a Celery task with progress (the API answers 202 with a status URL).
+IMPORT_MAX_BYTES = env_int("IMPORT_MAX_BYTES", 20 * 1024 * 1024)
+IMPORT_ASYNC_BYTES = env_int("IMPORT_ASYNC_BYTES", 1024 * 1024)
+IMPORT_JOB_TTL = 24 * 3600  # seconds a job's status (and its queued document) is kept

@@ -4,7 +4,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 RUN="$(pwd)/var/prod"
 [ -f "$RUN/nginx/nginx.pid" ] && nginx -c "$RUN/nginx/nginx.conf" -p "$RUN/nginx" -s quit 2>/dev/null
-for pidfile in "$RUN"/web-*.pid "$RUN"/worker-*.pid "$RUN"/beat.pid; do
+for pidfile in "$RUN"/web-*.pid "$RUN"/live-*.pid "$RUN"/worker-*.pid "$RUN"/beat.pid; do
   [ -f "$pidfile" ] || continue
   pid=$(cat "$pidfile")
   kill -TERM "$pid" 2>/dev/null

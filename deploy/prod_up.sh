@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A production-like stack on loopback: nginx (TLS, static files, gzip/brotli) in front of two gunicorn web
-# processes, two Celery workers and beat, against PostgreSQL and Redis, with DEBUG=0.
+# processes and a uvicorn process for the live match events, two Celery workers and beat, against PostgreSQL and Redis, with DEBUG=0.
 # Everything lives under var/prod/; `make prod-down` stops it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,6 +28,7 @@ export DATABASE_URL=postgres://postgres@127.0.0.1:5432/$DB_NAME
 export REDIS_URL=${PROD_REDIS_URL:-redis://127.0.0.1:6379/3}
 export ALLOWED_HOSTS=127.0.0.1,localhost
 export CSRF_TRUSTED_ORIGINS=https://127.0.0.1:8443,https://localhost:8443
+export TRUSTED_PROXIES=1  # nginx in front appends the client address to X-Forwarded-For
 export THROTTLE_WRITES=${THROTTLE_WRITES:-100000/min}
 export THROTTLE_CALCULATOR=${THROTTLE_CALCULATOR:-100000/min}
 export GUNICORN_ACCESSLOG=$RUN/log/access.log
@@ -43,6 +44,11 @@ for port in 8001 8002; do
   GUNICORN_BIND=127.0.0.1:$port "$BIN/gunicorn" -c deploy/gunicorn.conf.py --daemon \
     --pid "$RUN/web-$port.pid" --error-logfile "$RUN/log/web-$port.log"
 done
+# the live match events (server-sent events) from the ASGI app: uvicorn, one process, one coroutine per phone
+setsid nohup "$BIN/uvicorn" config.asgi:application --host 127.0.0.1 --port 8003 --lifespan off --no-access-log \
+  --proxy-headers --forwarded-allow-ips 127.0.0.1 --timeout-graceful-shutdown 3 \
+  >"$RUN/log/live-8003.log" 2>&1 < /dev/null &
+echo $! > "$RUN/live-8003.pid"
 for n in 1 2; do
   "$BIN/celery" -A config worker -n "worker$n@%h" --concurrency="${WORKER_CONCURRENCY:-2}" --loglevel=INFO --detach \
     --pidfile="$RUN/worker-$n.pid" --logfile="$RUN/log/worker-$n.log"
@@ -73,9 +79,10 @@ sed -e "s#/srv/scorekeeper/staticfiles/#$ROOT/staticfiles/#" \
 cat > "$RUN/nginx/nginx.conf" <<NGINX
 $BROTLI_LOAD
 worker_processes 1;
+worker_rlimit_nofile 8192;
 pid $RUN/nginx/nginx.pid;
 error_log $RUN/log/nginx-error.log warn;
-events { worker_connections 1024; }
+events { worker_connections 4096; }  # an open phone: its connection and one to uvicorn
 http {
     include /etc/nginx/mime.types;
     types { application/manifest+json webmanifest; }
@@ -98,5 +105,5 @@ for _ in $(seq 1 40); do
 done
 curl -ksf https://127.0.0.1:8443/healthz >/dev/null || { echo "prod-up: the stack did not answer" >&2; exit 1; }
 curl -ksf https://127.0.0.1:8443/sw.js >/dev/null || { echo "prod-up: /sw.js did not answer through nginx" >&2; exit 1; }
-echo "prod-up: https://127.0.0.1:8443 (nginx) -> gunicorn :8001 :8002; celery worker1, worker2, beat; DEBUG=0"
+echo "prod-up: https://127.0.0.1:8443 (nginx) -> gunicorn :8001 :8002, live events uvicorn :8003; celery worker1, worker2, beat; DEBUG=0"
 echo "          environment in var/prod/env, logs in var/prod/log/; stop with make prod-down"

@@ -113,8 +113,8 @@ def test_the_compose_stack_scales_web_and_workers_and_migrates_once() -> None:
     port and resolves `web` to every replica), the schema is migrated by one one-shot service that every app
     service waits for, and the app services share one image."""
     services = _compose()["services"]
-    assert set(services) == {"migrate", "web", "worker", "beat", "proxy", "db", "redis"}
-    app = ("migrate", "web", "worker", "beat")
+    assert set(services) == {"migrate", "web", "live", "worker", "beat", "proxy", "db", "redis"}
+    app = ("migrate", "web", "live", "worker", "beat")
     assert {services[name]["image"] for name in app} == {"scorekeeper"}
     assert all(services[name]["build"]["dockerfile"] == "deploy/Dockerfile" for name in app)
 
@@ -126,7 +126,8 @@ def test_the_compose_stack_scales_web_and_workers_and_migrates_once() -> None:
     assert services["migrate"]["command"] == "python manage.py migrate --noinput"
     assert services["migrate"]["restart"] == "no"
     assert services["migrate"]["depends_on"]["db"]["condition"] == "service_healthy"
-    for name in ("web", "worker", "beat"):
+    assert "uvicorn config.asgi:application" in services["live"]["command"] and "ports" not in services["live"]
+    for name in ("web", "live", "worker", "beat"):
         assert services[name]["depends_on"]["migrate"]["condition"] == "service_completed_successfully", name
         assert services[name]["restart"] == "unless-stopped"
 
@@ -137,6 +138,7 @@ def test_the_compose_stack_scales_web_and_workers_and_migrates_once() -> None:
     assert "listen 8000;" in text and "set $web http://web:8000;" in text and "proxy_pass $web;" in text
     assert "resolver 127.0.0.11" in text  # Docker's DNS, asked again as replicas come and go
     assert "X-Forwarded-Proto $http_x_forwarded_proto" in text  # the TLS proxy's verdict reaches Django
+    assert "set $live http://live:8000;" in text and "proxy_buffering off;" in text  # the live events, unbuffered
 
 
 def test_the_systemd_units_verify_and_the_backup_timer_runs_the_backup_command(

@@ -70,6 +70,7 @@ def site(tmp_path: Path) -> Iterator[dict[str, int]]:
     for old, new in (
         ("127.0.0.1:8001", f"127.0.0.1:{ports['web']}"),
         ("127.0.0.1:8002", f"127.0.0.1:{ports['web']}"),
+        ("127.0.0.1:8003", f"127.0.0.1:{ports['web']}"),  # the live events' ASGI server
         ("listen 80;", f"listen 127.0.0.1:{ports['http']};"),
         ("listen 443 ssl http2;", f"listen 127.0.0.1:{ports['https']} ssl;"),
         ("/etc/letsencrypt/live/scores.example.org/fullchain.pem", str(tmp_path / "cert.pem")),
@@ -122,7 +123,7 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 
 def test_every_proxied_path_reaches_the_app_with_the_clients_host(site: dict[str, int]) -> None:
     base = f"https://127.0.0.1:{site['https']}"
-    for path in ("/sw.js", "/", "/matches/7/", "/api/v1/matches/7/rounds", "/healthz"):
+    for path in ("/sw.js", "/", "/matches/7/", "/matches/7/events", "/api/v1/matches/7/rounds", "/healthz"):
         status, _headers, body = _get(base + path)
         assert status == 200, path
         assert json.loads(body) == {"host": "scores.example.org", "path": path, "proto": "https"}, path

@@ -38,10 +38,10 @@ def stack(own_redis: OwnRedis, transactional_db: None) -> Iterator[Stack]:
         found.stop_all()
         if not own_redis.ping():
             own_redis.start()
-        from analytics import services as analytics_services
+        from analytics.services import scheduling
 
         # this process may have marked the broker as down while Redis was stopped; later tests start clean
-        analytics_services._broker_down_until = 0.0
+        scheduling._broker_down_until = 0.0
 
 
 @pytest.fixture

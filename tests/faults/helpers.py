@@ -51,6 +51,15 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def collect_static(env: dict[str, str]) -> None:
+    """What a deployment does before starting gunicorn with DEBUG=0 (without the manifest it refuses to start)."""
+    if (Path(env.get("STATIC_ROOT") or ROOT / "staticfiles") / "staticfiles.json").exists():
+        return
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True, timeout=300
+    )
+
+
 # --- a Redis server of our own ------------------------------------------------------------------------------
 
 
@@ -170,6 +179,7 @@ class Stack:
             GUNICORN_THREADS=str(threads),
             GUNICORN_ACCESSLOG=str(LOGS / f"{self.run_id}-access.log"),
         )
+        collect_static(env)
         proc = self._spawn("web", [str(Path(sys.executable).parent / "gunicorn"), "-c", "deploy/gunicorn.conf.py"], env)
         self.base_url = f"http://127.0.0.1:{port}"
 
