@@ -3,7 +3,8 @@
 #   1 round submission through the API (wrk, 32 connections) vs /ping   tests/benchmarks/bench_api.py
 #   2 stats freshness, 3 full rebuild vs raw SQL + peak memory            tests/benchmarks/bench_stats.py
 #   4 page weight and Lighthouse (mobile)                                 tests/benchmarks/bench_pages.py
-# 1 and 4 run against the prod-up stack (started here, stopped at the end).  2 and 3 use a scratch database
+#   5 a round write's CPU against its floor (one process, test client)   tests/benchmarks/bench_floor.py
+# 1, 4 and 5 run against the prod-up stack (started here, stopped at the end).  2 and 3 use a scratch database
 # (BENCH_STATS_DB, default sk_bench_stats) holding BENCH_STATS_ROUNDS rounds (default 1 000 000, generated once
 # and kept); BENCH_SKIP_STATS=1 leaves them out.  A summary table comes last.
 set -uo pipefail
@@ -11,7 +12,7 @@ cd "$(dirname "$0")/../.."
 BIN=.venv/bin
 OUT=var/bench
 mkdir -p "$OUT"
-rm -f "$OUT/api.json" "$OUT/pages.json" "$OUT/stats.txt"
+rm -f "$OUT/api.json" "$OUT/pages.json" "$OUT/stats.txt" "$OUT/floor.json"
 status=0
 
 bash deploy/prod_up.sh || exit 1
@@ -19,6 +20,9 @@ trap 'bash deploy/prod_down.sh' EXIT
 
 echo; echo "== 1. round submission through the API =="
 $BIN/python tests/benchmarks/bench_api.py ${BENCH_API_ARGS:-} || status=1
+
+echo; echo "== 5. a round write's CPU against its floor =="
+$BIN/python tests/benchmarks/bench_floor.py --prod ${BENCH_FLOOR_ARGS:-} || status=1
 
 echo; echo "== 4. page weight and Lighthouse =="
 $BIN/python tests/benchmarks/bench_pages.py ${BENCH_PAGES_ARGS:-} || status=1

@@ -1,7 +1,8 @@
 """The summary table of ``make bench``: every figure against its goal (issue 8), from var/bench/.
 
-Reads ``api.json`` and ``pages.json`` (written by bench_api.py and bench_pages.py) and ``stats.txt`` (the
-printed output of bench_stats.py).  A benchmark that did not run shows as "not run".
+Reads ``api.json``, ``floor.json`` and ``pages.json`` (written by bench_api.py, bench_floor.py and
+bench_pages.py) and ``stats.txt`` (the printed output of bench_stats.py).  A benchmark that did not run
+shows as "not run".
 """
 
 from __future__ import annotations
@@ -42,6 +43,27 @@ def api_rows(data: dict[str, Any] | None) -> list[Row]:
             f"{data['answered_201']} answered 201, {data['stored']} stored, {data['half_written']} half-written",
             "no loss",
             verdict(data["pass"]["stored"]),
+        ),
+    ]
+
+
+def floor_rows(data: dict[str, Any] | None) -> list[Row]:
+    if data is None:
+        return [("5 round write floor/path CPU", "not run", "", "")]
+    ratios = data["ratios"]
+    return [
+        (
+            "5 round write floor/path CPU",
+            f"{data['ratio']:.2f} (pairs {min(ratios):.2f}–{max(ratios):.2f}; path {data['path_cpu_ms']:.2f} ms, "
+            f"floor {data['floor_cpu_ms']:.2f} ms a round)",
+            "≥ 0.9",
+            verdict(data["pass"]),
+        ),
+        (
+            "5 … SQL statements a round",
+            f"path {data['path_statements']}, floor {data['floor_statements']}",
+            "(reported)",
+            "",
         ),
     ]
 
@@ -121,6 +143,7 @@ def main() -> None:
     stats = RESULTS / "stats.txt"
     rows = [
         *api_rows(_load("api.json")),
+        *floor_rows(_load("floor.json")),
         *stats_rows(stats.read_text() if stats.exists() else None),
         *pages_rows(_load("pages.json")),
     ]

@@ -1,0 +1,238 @@
+"""Benchmark 5: the CPU of one round write against its floor, in one process (issue 33 §1).
+
+    DATABASE_URL=postgres://…/scratch REDIS_URL=redis://127.0.0.1:6379/N \\
+        .venv/bin/python tests/benchmarks/bench_floor.py [--rounds 200] [--blocks 6]
+
+(``run_all.sh`` runs it with ``--prod``: the prod-up environment, ``var/prod/env``, and its database.)
+
+Both sides go through DRF's test client in this process, with the whole middleware stack, ``DEBUG=0``,
+PostgreSQL and the Redis cache the write throttle counts in (its rate raised so that it never refuses):
+
+* the path: ``POST /api/v1/matches/{id}/rounds`` with a 4-player NJET round and an Idempotency-Key;
+* the floor: ``floor_view.FloorRoundView`` (a URLconf of this benchmark only), which stores the same round with
+  points and explanation computed beforehand and answers a body of the same size: what any implementation of
+  this feature must do on this stack (see floor_view.py).
+
+Each round's ``time.process_time`` is taken; matches are created beforehand (new ones every seven rounds, so no
+round finishes a match: rounds 1 to 7 of an eight-round match).  Blocks of ``--rounds`` rounds alternate floor
+and path (the order swapped every pair), ``--blocks`` pairs in all.  Prints, per side, the median CPU and wall
+time a round over the blocks with their spread (lowest–highest block median), floor/path per pair with its
+median and spread, and the SQL statements one round sends (``CaptureQueriesContext``, on an extra round outside
+the timing).  Writes ``var/bench/floor.json`` for the summary.  It writes to the database: use a scratch one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import secrets
+import statistics
+import sys
+import time
+import uuid
+from typing import Any
+
+from common import PROD_ENV, ROOT, save
+
+GOAL = 0.9
+ROUNDS_PER_MATCH = 7  # an NJET match of four players has eight rounds: none of these finishes one
+FACTS = {
+    "start_player": 0,
+    "teams": [0, 0, 1, 1],
+    "discard": "none",
+    "points_per_trick": 2,
+    "tricks": [4, 4, 3, 4],
+    "booty": [1, 0, 1, 0],
+}
+
+
+def setup_django(*, prod: bool) -> None:
+    if prod:
+        if not PROD_ENV.exists():
+            sys.exit(f"bench_floor: {PROD_ENV} is missing: run `make prod-up` first, or leave out --prod")
+        from common import prod_env
+
+        prod_env()
+    if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        sys.exit("bench_floor: DATABASE_URL must name a (scratch) PostgreSQL database")
+    if not os.environ.get("REDIS_URL"):
+        sys.exit("bench_floor: REDIS_URL must name a Redis database (the write throttle counts there)")
+    os.environ["DEBUG"] = "0"
+    if len(os.environ.get("SECRET_KEY", "")) < 32:
+        os.environ["SECRET_KEY"] = secrets.token_urlsafe(48)
+    os.environ["CELERY_EAGER"] = "0"  # the refresh is queued as in production, never run in this process
+    os.environ["THROTTLE_WRITES"] = "100000000/min"  # counted in Redis, never refused
+    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    for where in (str(ROOT), str(ROOT / "tests" / "benchmarks")):
+        if where not in sys.path:
+            sys.path.insert(0, where)
+    import django
+
+    django.setup()
+    from django.conf import settings
+
+    settings.ROOT_URLCONF = "floor_view"  # the app's URLs plus the floor's
+
+
+def tables(matches: int) -> dict[str, Any]:
+    """A user with a token, a group of four players and ``matches`` open 4-player NJET matches (services only)."""
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    from scoring import services
+
+    user, _ = get_user_model().objects.get_or_create(username="bench-floor")
+    token, _ = Token.objects.get_or_create(user=user)
+    group = services.group_create(name=f"Bench floor {time.strftime('%Y-%m-%d %H:%M:%S')}", user=user)
+    players = [services.player_create(group=group, name=n, user=user).pk for n in ("Anna", "Béla", "Cili", "Dani")]
+    ids = [
+        services.match_create(group=group, ruleset="njet", options={}, player_ids=players, user=user).pk
+        for _ in range(matches)
+    ]
+    return {"token": token.key, "players": players, "matches": ids}
+
+
+class Side:
+    """One side (floor or path): its URL pattern, its matches and a cursor through them."""
+
+    def __init__(self, name: str, url: str, matches: list[int]) -> None:
+        self.name, self.url, self.matches = name, url, matches
+        self.done = 0
+
+    def next_url(self) -> str:
+        match = self.matches[self.done // ROUNDS_PER_MATCH]
+        self.done += 1
+        return self.url.format(match=match)
+
+
+def post(client: Any, side: Side) -> Any:
+    response = client.post(
+        side.next_url(),
+        {"facts": FACTS},
+        format="json",
+        secure=True,
+        HTTP_IDEMPOTENCY_KEY=uuid.uuid4().hex,
+    )
+    if response.status_code != 201:
+        sys.exit(f"bench_floor: {side.name} answered {response.status_code}: {response.content[:500]!r}")
+    return response
+
+
+def block(client: Any, side: Side, rounds: int) -> tuple[float, float]:
+    """Median CPU and wall milliseconds a round over ``rounds`` rounds."""
+    cpu, wall = [], []
+    gc.collect()
+    for _ in range(rounds):
+        c0, w0 = time.process_time(), time.perf_counter()
+        post(client, side)
+        cpu.append((time.process_time() - c0) * 1000)
+        wall.append((time.perf_counter() - w0) * 1000)
+    return statistics.median(cpu), statistics.median(wall)
+
+
+def statements(client: Any, side: Side, *, show: bool = False) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        post(client, side)
+    if show:
+        print(f"-- {side.name}: {len(queries)} statements")
+        for query in queries:
+            print("   ", query["sql"][:160])
+    return len(queries)
+
+
+def spread(values: list[float]) -> str:
+    return f"{min(values):.2f}–{max(values):.2f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=200, help="rounds a block (default 200)")
+    parser.add_argument("--blocks", type=int, default=6, help="floor/path pairs of blocks (default 6)")
+    parser.add_argument("--warmup", type=int, default=30, help="untimed rounds a side first (default 30)")
+    parser.add_argument("--prod", action="store_true", help="use the prod-up environment (var/prod/env)")
+    parser.add_argument("--sql", action="store_true", help="print the statements of one round of each side")
+    args = parser.parse_args()
+    setup_django(prod=args.prod)
+    import floor_view
+    from rest_framework.test import APIClient
+
+    from scoring.models import Round
+
+    per_side = args.warmup + args.rounds * args.blocks + 1
+    need = -(-per_side // ROUNDS_PER_MATCH) + 1
+    made = tables(2 * need)
+    path = Side("path", "/api/v1/matches/{match}/rounds", made["matches"][:need])
+    floor = Side("floor", "/bench/floor/matches/{match}/rounds", made["matches"][need:])
+    client = APIClient(SERVER_NAME="localhost")  # in ALLOWED_HOSTS everywhere
+    client.credentials(HTTP_AUTHORIZATION=f"Token {made['token']}")
+
+    # The floor stores what the path stored for the same facts (a first path round, untimed).
+    first = post(client, path).json()
+    stored = Round.objects.get(pk=first["id"])
+    floor_view.FLOOR.update(
+        facts=stored.facts,
+        points=list(stored.points),
+        explanation=stored.explanation,
+        ruleset_version=stored.ruleset_version,
+        seats=made["players"],
+        answer=first,
+    )
+    for _ in range(args.warmup):
+        post(client, path)
+        post(client, floor)
+    sizes = {side.name: len(post(client, side).content) for side in (path, floor)}
+
+    figures: dict[str, list[tuple[float, float]]] = {"floor": [], "path": []}
+    ratios = []
+    for pair in range(args.blocks):
+        order = (floor, path) if pair % 2 == 0 else (path, floor)
+        got = {side.name: block(client, side, args.rounds) for side in order}
+        for name, value in got.items():
+            figures[name].append(value)
+        ratios.append(got["floor"][0] / got["path"][0])
+        print(
+            f"pair {pair + 1} ({order[0].name} first): floor {got['floor'][0]:.2f} ms, path {got['path'][0]:.2f} ms "
+            f"CPU a round; floor/path {ratios[-1]:.2f}",
+            flush=True,
+        )
+    counted = {side.name: statements(client, side, show=args.sql) for side in (path, floor)}
+
+    med = {name: statistics.median(c for c, _ in values) for name, values in figures.items()}
+    wall = {name: statistics.median(w for _, w in values) for name, values in figures.items()}
+    ratio = statistics.median(ratios)
+    print()
+    for name in ("path", "floor"):
+        cpus = [c for c, _ in figures[name]]
+        print(
+            f"{name:5}: CPU {med[name]:.2f} ms a round (block medians {spread(cpus)}), wall {wall[name]:.2f} ms, "
+            f"{counted[name]} SQL statements a round, answer {sizes[name]} bytes"
+        )
+    print(
+        f"floor/path CPU: {ratio:.2f} (pairs {spread(ratios)}; {args.blocks} pairs of {args.rounds} rounds) "
+        f"goal ≥ {GOAL}: {'PASS' if ratio >= GOAL else 'MISS'}"
+    )
+    save(
+        "floor",
+        {
+            "ratio": ratio,
+            "ratios": ratios,
+            "path_cpu_ms": med["path"],
+            "floor_cpu_ms": med["floor"],
+            "path_wall_ms": wall["path"],
+            "floor_wall_ms": wall["floor"],
+            "path_statements": counted["path"],
+            "floor_statements": counted["floor"],
+            "answer_bytes": sizes,
+            "rounds": args.rounds,
+            "blocks": args.blocks,
+            "pass": ratio >= GOAL,
+        },
+    )
+
+
+if __name__ == "__main__":
+    main()
