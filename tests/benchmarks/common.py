@@ -42,6 +42,7 @@ def prod_env() -> None:
         line = line.strip()
         if line.startswith("export ") and "=" in line:
             name, _, value = line[len("export ") :].partition("=")
+            value = value.split(" #", 1)[0]  # a comment after the value, as the shell reads it
             os.environ[name.strip()] = value.strip().strip("'\"")
 
 

@@ -1,8 +1,8 @@
-"""The summary table of ``make bench``: every figure against its goal (issue 8), from var/bench/.
+"""The summary table of ``make bench``: every figure against its goal (issues 8 and 33), from var/bench/.
 
-Reads ``api.json``, ``floor.json`` and ``pages.json`` (written by bench_api.py, bench_floor.py and
-bench_pages.py) and ``stats.txt`` (the printed output of bench_stats.py).  A benchmark that did not run
-shows as "not run".
+Reads ``api.json``, ``floor.json``, ``openloop.json`` and ``pages.json`` (written by bench_api.py,
+bench_floor.py, bench_openloop.py and bench_pages.py) and ``stats.txt`` (the printed output of
+bench_stats.py).  A benchmark that did not run shows as "not run".
 """
 
 from __future__ import annotations
@@ -66,6 +66,22 @@ def floor_rows(data: dict[str, Any] | None) -> list[Row]:
             "",
         ),
     ]
+
+
+def openloop_rows(data: dict[str, Any] | None) -> list[Row]:
+    if data is None:
+        return [("6 open-loop round writes", "not run", "", "")]
+    results = data["results"]
+    rows: list[Row] = []
+    for name, runs in results.items():
+        label = "6 open-loop GET /ping" if name == "ping" else f"6 open-loop {name}"
+        shown = "; ".join(
+            f"{f['rate']:g}/s p50 {f['p50_ms']:.0f} p90 {f['p90_ms']:.0f} p99 {f['p99_ms']:.0f} max {f['max_ms']:.0f}"
+            for f in runs
+        )
+        goal = f"p99 ≤ 100 ms at {data['goal_rate']}/s" if name == "rounds, 1 group" else "(reported)"
+        rows.append((label, shown + " ms", goal, verdict(data["pass"]) if name == "rounds, 1 group" else ""))
+    return rows
 
 
 def _find(pattern: str, text: str) -> float | None:
@@ -144,6 +160,7 @@ def main() -> None:
     rows = [
         *api_rows(_load("api.json")),
         *floor_rows(_load("floor.json")),
+        *openloop_rows(_load("openloop.json")),
         *stats_rows(stats.read_text() if stats.exists() else None),
         *pages_rows(_load("pages.json")),
     ]
