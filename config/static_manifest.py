@@ -4,11 +4,18 @@
 The WSGI and ASGI entry points refuse to start without it (one ``config error:`` line, exit status 2, like the
 settings' own checks; management commands such as ``collectstatic`` itself still run), and ``/healthz`` reports
 it, for a process whose manifest went missing or that was started in some other way.
+
+An out-of-date manifest does the same to the pages that name a file it lacks (an upgrade that added a static file
+and skipped ``collectstatic``): every file the static finders know must be in it (a few hundred names, a few
+milliseconds).
 """
 
 from __future__ import annotations
 
+import os
+import posixpath
 import sys
+from typing import Any
 
 
 def problem() -> str | None:
@@ -18,9 +25,31 @@ def problem() -> str | None:
 
     if not isinstance(staticfiles_storage, ManifestFilesMixin):
         return None  # DEBUG on: files are served by their own names
-    if staticfiles_storage.hashed_files:
-        return None
-    return "static manifest missing or empty: run `python manage.py collectstatic --noinput`"
+    if not staticfiles_storage.hashed_files:
+        return "static manifest missing or empty: run `python manage.py collectstatic --noinput`"
+    missing = uncollected(staticfiles_storage.hashed_files)
+    if missing:
+        return (
+            f"static manifest out of date ({len(missing)} static files not collected): "
+            "run `python manage.py collectstatic --noinput`"
+        )
+    return None
+
+
+def uncollected(manifest: Any) -> list[str]:
+    """The names of the static files the finders know (what ``collectstatic`` would copy, with its default
+    ignore patterns) that ``manifest`` (name -> hashed name) lacks."""
+    from django.contrib.staticfiles import finders
+
+    missing: set[str] = set()
+    for finder in finders.get_finders():
+        for path, source in finder.list(["CVS", ".*", "*~"]):
+            prefix = getattr(source, "prefix", None)
+            name = posixpath.join(prefix, path) if prefix else path
+            name = name.replace(os.sep, "/")
+            if name not in manifest:
+                missing.add(name)
+    return sorted(missing)
 
 
 def refuse_to_start() -> None:
@@ -31,7 +60,8 @@ def refuse_to_start() -> None:
         where = staticfiles_storage.manifest_storage.path(staticfiles_storage.manifest_name)
         sys.stderr.write(
             f"config error: STATIC_ROOT: production mode (DEBUG=0) needs the static manifest {where}, which is "
-            "missing or empty; run `python manage.py collectstatic --noinput` first\n"
+            f"{'missing or empty' if not staticfiles_storage.hashed_files else 'out of date'}; "
+            "run `python manage.py collectstatic --noinput` first\n"
         )
         sys.stderr.flush()
         raise SystemExit(2)

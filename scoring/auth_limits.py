@@ -7,6 +7,10 @@ starts with the first attempt and lasts ``AUTH_LIMIT_WINDOW`` seconds; once it r
 (``AUTH_LIMITS``) every further attempt is refused, before any password is checked (the right password does not
 log in either), until the window ends. A successful log-in clears that account's counter.
 
+An attempt is counted before it is judged (one atomic increment that is also the comparison with the limit), and
+given back when it succeeds: a burst of parallel guesses cannot slip past the limit while the first ones are
+still checking their passwords.
+
 The client address is the connection's, or with ``TRUSTED_PROXIES = N`` the N-th address from the end of
 X-Forwarded-For: the one our outermost proxy appended, never the client-supplied start of the header.
 
@@ -16,6 +20,7 @@ through (and a warning logged), as the API throttles do: a protection must not l
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import ipaddress
 import logging
@@ -102,27 +107,34 @@ def _limit(kind: str) -> int:
     return int(settings.AUTH_LIMITS[kind])
 
 
-def _wait(kind: str, ident: str) -> int | None:
-    """Seconds until ``ident`` may try again, or None when it is under its limit."""
-    key = _key(kind, ident)
-    found = cache.get_many([f"{key}:n", f"{key}:t"])
-    count = found.get(f"{key}:n") or 0
-    if count < _limit(kind):
-        return None
-    until = found.get(f"{key}:t") or time.time() + _window()
+def _wait(kind: str, ident: str) -> int:
+    """Seconds until the window of ``ident``'s counter ends."""
+    until = cache.get(f"{_key(kind, ident)}:t") or time.time() + _window()
     return max(1, math.ceil(until - time.time()))
 
 
-def _count(kind: str, ident: str) -> None:
+def _reserve(kind: str, ident: str) -> int | None:
+    """Count one attempt of ``ident`` before it is judged; the seconds to wait when it is over the limit.
+
+    The count and the comparison are one atomic increment, so parallel attempts (a burst of requests that all
+    arrive before any password has been checked) cannot all see the counter under its limit: exactly the
+    limit's number of attempts get through per window, however many are sent at once."""
     key = _key(kind, ident)
     window = _window()
     cache.add(f"{key}:t", time.time() + window, window)
     cache.add(f"{key}:n", 0, window)
     try:
-        cache.incr(f"{key}:n")
+        count = cache.incr(f"{key}:n")
     except ValueError:  # expired between add and incr: a new window
         cache.set(f"{key}:t", time.time() + window, window)
-        cache.set(f"{key}:n", 1, window)
+        count = 1 if cache.add(f"{key}:n", 1, window) else cache.incr(f"{key}:n")
+    return _wait(kind, ident) if count > _limit(kind) else None
+
+
+def _release(kind: str, ident: str) -> None:
+    """Give back one reserved attempt (it turned out not to be a failure)."""
+    with contextlib.suppress(ValueError):  # the window ended meanwhile: nothing to give back
+        cache.decr(f"{_key(kind, ident)}:n")
 
 
 def _clear(kind: str, ident: str) -> None:
@@ -138,65 +150,55 @@ def _safely(action: str, default: T, call: Callable[..., T], *args: Any) -> T:
         return default
 
 
-def _longest(*waits: int | None) -> int | None:
-    found = [w for w in waits if w]
-    return max(found) if found else None
-
-
 # --- log-in ---------------------------------------------------------------------------------------------------
 
 
-def login_wait(request: Any, username: str) -> int | None:
-    """Seconds before this account or this client may try a password again (None: go ahead)."""
+def login_attempt(request: Any, username: str) -> int | None:
+    """Count a log-in attempt for this account and this client before the password is checked; the seconds to
+    wait when either is over its limit (then nothing may be checked). Every attempt counts as a failure until
+    ``login_succeeded`` says otherwise."""
 
-    def check() -> int | None:
-        return _longest(
-            _wait("login_account", account_key(username)), _wait("login_ip", address_key(client_ip(request)))
-        )
+    def attempt() -> int | None:
+        account, ip = account_key(username), address_key(client_ip(request))
+        wait = _reserve("login_account", account)
+        if wait:
+            return wait  # (not counted against the address: the account is locked anyway)
+        wait = _reserve("login_ip", ip)
+        if wait:
+            _release("login_account", account)
+        return wait
 
-    return _safely("login", None, check)
-
-
-def login_failed(request: Any, username: str) -> None:
-    def count() -> None:
-        _count("login_account", account_key(username))
-        _count("login_ip", address_key(client_ip(request)))
-
-    _safely("login", None, count)
+    return _safely("login", None, attempt)
 
 
-def login_succeeded(username: str) -> None:
-    _safely("login", None, _clear, "login_account", account_key(username))
+def login_succeeded(request: Any, username: str) -> None:
+    """The right password: the account's failures are forgotten, and this attempt does not count for the
+    client address (its earlier failures still do)."""
+
+    def forget() -> None:
+        _clear("login_account", account_key(username))
+        _release("login_ip", address_key(client_ip(request)))
+
+    _safely("login", None, forget)
 
 
 # --- sign-up and password reset: every attempt counts -------------------------------------------------------
 
 
 def signup_attempt(request: Any) -> int | None:
-    """Counts a sign-up attempt from this client; the seconds to wait when it is over its limit (not counted)."""
-
-    def attempt() -> int | None:
-        ip = address_key(client_ip(request))
-        wait = _wait("signup_ip", ip)
-        if wait is None:
-            _count("signup_ip", ip)
-        return wait
-
-    return _safely("signup", None, attempt)
+    """Counts a sign-up attempt from this client; the seconds to wait when it is over its limit."""
+    return _safely("signup", None, _reserve, "signup_ip", address_key(client_ip(request)))
 
 
 def reset_attempt(request: Any, email: str) -> int | None:
     """Counts a password-reset request from this client for this e-mail address (the same way)."""
 
     def attempt() -> int | None:
-        ip = address_key(client_ip(request))
+        wait = _reserve("reset_ip", address_key(client_ip(request)))
         address = account_key(email)
-        wait = _longest(_wait("reset_ip", ip), _wait("reset_email", address) if address else None)
-        if wait is None:
-            _count("reset_ip", ip)
-            if address:
-                _count("reset_email", address)
-        return wait
+        if wait or not address:
+            return wait
+        return _reserve("reset_email", address)
 
     return _safely("reset", None, attempt)
 

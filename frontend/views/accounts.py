@@ -31,18 +31,15 @@ class LoginView(auth_views.LoginView):
     """Failed log-ins count per account and per client address; a successful one clears the account's count."""
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        wait = auth_limits.login_wait(request, request.POST.get("username", ""))
+        # counted as a failure before the password is checked (parallel guesses cannot all pass), given back below
+        wait = auth_limits.login_attempt(request, request.POST.get("username", ""))
         if wait:
             form = refuse(self.get_form(), wait)
             return self.render_to_response(self.get_context_data(form=form), status=TOO_MANY_REQUESTS)
         return super().post(request, *args, **kwargs)
 
-    def form_invalid(self, form: Any) -> HttpResponse:
-        auth_limits.login_failed(self.request, self.request.POST.get("username", ""))
-        return super().form_invalid(form)
-
     def form_valid(self, form: Any) -> HttpResponse:
-        auth_limits.login_succeeded(self.request.POST.get("username", ""))
+        auth_limits.login_succeeded(self.request, self.request.POST.get("username", ""))
         return super().form_valid(form)
 
 

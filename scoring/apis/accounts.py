@@ -54,14 +54,14 @@ class TokenView(_AuthAttempts, ApiView):
     )
     def post(self, request: Request) -> Response:
         data = self.payload(TokenRequestSerializer)
-        wait = auth_limits.login_wait(request, data["username"])
+        # counted as a failure before the password is checked (parallel guesses cannot all pass), given back below
+        wait = auth_limits.login_attempt(request, data["username"])
         if wait:
             raise TooManyAttempts(wait)
         user = authenticate(request._request, username=data["username"], password=data["password"])
         if user is None or not user.is_active:
-            auth_limits.login_failed(request, data["username"])
             raise ValidationFailed.single("non_field_errors", gettext("Wrong username or password."))
-        auth_limits.login_succeeded(data["username"])
+        auth_limits.login_succeeded(request, data["username"])
         token, _ = Token.objects.get_or_create(user=user)
         return Response({"token": token.key, "username": user.get_username()})
 
