@@ -240,6 +240,16 @@ class ApiView(GenericAPIView):
             raise ValidationFailed.single("version", gettext("A version is a whole number."))
         return version
 
+    def required_version(self, data: dict[str, Any] | None = None) -> int:
+        """``expected_version``, for a write that must name the version it was made against: an undo without
+        it would undo one more change for every repeated or parallel tap."""
+        version = self.expected_version(data)
+        if version is None:
+            raise ValidationFailed.single(
+                "version", gettext("Send the version you are editing (If-Match or 'version').")
+            )
+        return version
+
     def group(self, *, group_id: Any) -> Group:
         return selectors.group_get(user=self.request.user, group_id=group_id)
 

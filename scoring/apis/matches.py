@@ -24,7 +24,7 @@ from scoring.serializers import (
 )
 
 from . import examples
-from .base import IF_MATCH, IF_MATCH_REQUIRED, ApiView, etag
+from .base import IF_MATCH_REQUIRED, ApiView, etag
 from .groups import ERRORS
 
 STALE = {409: ErrorSerializer}
@@ -154,16 +154,16 @@ class MatchUndoView(ApiView):
 
     @extend_schema(
         request=VersionSerializer,
-        parameters=[IF_MATCH],
+        parameters=[IF_MATCH_REQUIRED],
         responses={200: RoundSerializer, **ERRORS},
         summary="Undo the newest round change in the match",
     )
     def post(self, request: Request, match_id: int) -> Response:
-        """Send the match version you saw (If-Match or ``version``): a repeated or parallel call with the same
-        version undoes one change, and the others get 409 with the match as it is now (nothing more undone)."""
+        """Send the match version you saw (If-Match or ``version``; without it, 400): a repeated or parallel call
+        with the same version undoes one change, and the others get 409 with the match as it is now."""
         match = self.match(match_id=match_id)
         data = self.payload(VersionSerializer)
-        rnd = services.match_undo_last(match=match, user=request.user, expected_version=self.expected_version(data))
+        rnd = services.match_undo_last(match=match, user=request.user, expected_version=self.required_version(data))
         rnd = selectors.round_get(match=match, number=rnd.number)
         return etag(Response(RoundSerializer(rnd, context=self.round_context(match)).data), rnd.version)
 

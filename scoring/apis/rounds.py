@@ -26,7 +26,7 @@ from scoring.serializers import (
 from scoring.services.errors import RoundTaken
 
 from . import examples
-from .base import IF_MATCH, IF_MATCH_REQUIRED, ApiView, etag
+from .base import IF_MATCH_REQUIRED, ApiView, etag
 from .groups import ERRORS
 
 IDEMPOTENCY_KEY = OpenApiParameter(
@@ -167,14 +167,16 @@ class RoundDetailView(_RoundView):
 class RoundUndoView(_RoundView):
     @extend_schema(
         request=VersionSerializer,
-        parameters=[IF_MATCH],
+        parameters=[IF_MATCH_REQUIRED],
         responses={200: RoundWriteResultSerializer, **ERRORS},
         summary="Undo the newest change of this round (restores a deleted round)",
     )
     def post(self, request: Request, match_id: int, number: int) -> Response:
+        """Send the round version you saw (If-Match or ``version``; without it, 400), so that a repeated tap
+        undoes one change: the others get 409 with the round as it is now."""
         match = self.match(match_id=match_id)
         data = self.payload(VersionSerializer)
         rnd = services.round_undo(
-            round=self.round(match, number), user=request.user, expected_version=self.expected_version(data)
+            round=self.round(match, number), user=request.user, expected_version=self.required_version(data)
         )
         return etag(Response(self.written(rnd, match)), rnd.version)

@@ -121,15 +121,34 @@ def test_delete_then_undo_a_round(table, client_for, njet_match):
     assert [r["number"] for r in with_deleted["results"]] == [1, 2]
     assert api.get(f"/api/v1/matches/{njet_match.pk}/scoreboard").json()["totals"] == [20, 20, 20, 18, 18]
 
-    restored = api.post(f"{_rounds_url(njet_match)}/1/undo", {}, format="json")
+    restored = api.post(f"{_rounds_url(njet_match)}/1/undo", {"version": 2}, format="json")
     assert restored.status_code == 200, restored.json()
     assert (restored.json()["deleted"], restored.json()["version"]) == (False, 3)
     assert api.get(f"/api/v1/matches/{njet_match.pk}/scoreboard").json()["totals"] == [40, 40, 40, 36, 36]
 
     # the match's undo button reverts the newest change not yet undone: entering round 2
-    oops = api.post(f"/api/v1/matches/{njet_match.pk}/undo", {}, format="json")
+    version = api.get(f"/api/v1/matches/{njet_match.pk}").json()["version"]
+    oops = api.post(f"/api/v1/matches/{njet_match.pk}/undo", {}, format="json", HTTP_IF_MATCH=f'"{version}"')
     assert oops.status_code == 200
     assert (oops.json()["number"], oops.json()["deleted"]) == (2, True)
+
+
+def test_an_undo_without_a_version_is_a_400_and_undoes_nothing(table, client_for, njet_match):
+    """A double tap of an undo that names no version would undo two changes: the API asks for the version."""
+    api = client_for(table.member)
+    for _ in range(2):
+        api.post(_rounds_url(njet_match), {"facts": njet_facts()}, format="json")
+    version = api.get(f"/api/v1/matches/{njet_match.pk}").json()["version"]
+
+    for url in (f"/api/v1/matches/{njet_match.pk}/undo", f"{_rounds_url(njet_match)}/2/undo"):
+        for _ in range(2):
+            response = api.post(url, {}, format="json")
+            assert response.status_code == 400, response.json()
+            assert "version" in response.json()["errors"]
+
+    listed = api.get(_rounds_url(njet_match)).json()
+    assert [r["number"] for r in listed["results"]] == [1, 2]
+    assert api.get(f"/api/v1/matches/{njet_match.pk}").json()["version"] == version
 
 
 def test_the_scoreboard_has_rounds_running_totals_next_dealer_rounds_left_and_winners(table, client_for, njet_match):
