@@ -437,7 +437,9 @@ class CalculatorResponseSerializer(serializers.Serializer):
 
 
 class TrickRequestSerializer(serializers.Serializer):
-    setup = ObjectField(help_text="the trump set-up of the round (game-specific)")
+    setup = ObjectField(
+        required=False, default=dict, help_text="the trump set-up of the round (game-specific; Meinz has none)"
+    )
     plays = ListField(help_text='cards in play order: [{"seat": 0, "card": {"colour": "red", "value": 5}}, ...]')
     options = ObjectField(required=False, default=dict)
 

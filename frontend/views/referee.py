@@ -16,9 +16,8 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, ngettext
 
-from frontend import labels
 from frontend.entry import to_int
 from scoring import rules, selectors
 from scoring.models import Match
@@ -26,7 +25,6 @@ from scoring.rules import InvalidRound
 
 from .common import page
 
-COLOUR_PARAMS = ("colour", "led")
 EDITIONS = ("english", "hungarian")  # NJET's option tie_rule: the edition whose rules decide
 MEINZ_TRICKS = ("0", "1", "2")  # tricks a Meinz player may already hold
 MONSTER_SEAT = 3  # Meinz with three players: the monster's hand sits after the last seat
@@ -40,10 +38,9 @@ def _tricks() -> Any:
 
 
 def _say(message_id: str, params: dict[str, Any], english: str) -> str:
-    """A referee sentence in the active language, colour ids replaced by their names."""
-    shown = {k: (labels.colour(v) if k in COLOUR_PARAMS else v) for k, v in params.items()}
+    """A referee sentence in the active language: colour ids as their names, plurals by the language's rule."""
     try:
-        return gettext(_tricks().MESSAGES[message_id]).format(**shown)
+        return str(_tricks().render(message_id, params, translate=gettext, ntranslate=ngettext))
     except (KeyError, IndexError, ValueError):
         return english
 

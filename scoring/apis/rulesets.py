@@ -6,7 +6,7 @@ import importlib
 from typing import Any
 
 from django.http import Http404
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext, ngettext
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -23,7 +23,7 @@ from scoring.serializers import (
     TrickResultSerializer,
 )
 from scoring.services.calculator import ruleset_score
-from scoring.services.common import rules_failed
+from scoring.services.errors import ValidationFailed
 from scoring.throttles import CalculatorThrottle
 
 from . import examples
@@ -36,14 +36,19 @@ def _describe(ruleset: Any) -> dict[str, Any]:
     return description
 
 
+def _trick_text(tricks: Any, msg: str, params: dict[str, Any], fallback: str) -> str:
+    """One referee sentence in the active language: colour names, plural forms by the language's rule."""
+    try:
+        return str(tricks.render(msg, params, translate=gettext, ntranslate=ngettext))
+    except (KeyError, IndexError, ValueError):
+        return fallback
+
+
 def _trick_translated(tricks: Any, result: dict[str, Any]) -> dict[str, Any]:
     """The referee's English sentences in the active language (message id + params are kept)."""
 
     def render(msg: str, params: dict[str, Any], fallback: str) -> str:
-        try:
-            return gettext(tricks.MESSAGES[msg]).format(**params)
-        except (KeyError, IndexError, ValueError):
-            return fallback
+        return _trick_text(tricks, msg, params, fallback)
 
     result["text"] = render(result["reason"], result["params"], result["text"])
     for kind in ("notes", "legality", "illegal"):
@@ -118,14 +123,21 @@ class RulesetTrickView(ApiView):
         summary="Referee a trick",
     )
     def post(self, request: Request, key: str) -> Response:
+        """Sentences in the request's language; NJET without ``options.tie_rule`` follows the edition of that
+        language (Hungarian → the Hungarian edition), and ``edition`` says which edition decided."""
         ruleset = selectors.ruleset_get(key=key)
         try:
             tricks = importlib.import_module("scoring.rules.tricks")
         except ModuleNotFoundError:
             raise Http404 from None
         data = self.payload(TrickRequestSerializer)
+        options = data.get("options") or {}
+        if isinstance(options, dict):  # NJET: the edition of the request's language unless the client names one
+            options = {**ruleset.language_defaults(get_language()), **options}
         try:
-            result = tricks.referee(ruleset.key, data["setup"], data["plays"], options=data.get("options") or {})
+            result = tricks.referee(ruleset.key, data.get("setup") or {}, data["plays"], options=options)
         except InvalidRound as exc:
-            raise rules_failed(ruleset, exc) from None
+            raise ValidationFailed.from_rules(
+                exc, translate=lambda problem: _trick_text(tricks, problem.msg, dict(problem.params), problem.text)
+            ) from None
         return Response(_trick_translated(tricks, result.as_dict()))

@@ -48,7 +48,20 @@ from typing import Any
 
 from . import tricks_meinz, tricks_mue, tricks_njet, tricks_sticheln, tricks_was_sticht
 from .errors import Complaints, InvalidRound
-from .tricks_common import CARD_KEYS, MESSAGES, SECTIONS, Card, Note, Play, TrickGame, card_note, is_int, shown
+from .tricks_common import (
+    CARD_KEYS,
+    KINDS,
+    MESSAGES,
+    SECTIONS,
+    Card,
+    Note,
+    Play,
+    TrickGame,
+    card_note,
+    is_int,
+    render,
+    shown,
+)
 from .tricks_common import unknown_keys as _unknown_keys
 from .types import Scalar
 
@@ -69,6 +82,7 @@ __all__ = [
     "colours",
     "legal_cards",
     "referee",
+    "render",
     "trump_order",
 ]
 
@@ -85,6 +99,7 @@ GAMES: dict[str, TrickGame[Any]] = {
 }
 KEYS: tuple[str, ...] = tuple(GAMES)
 INPUT = "tricks-input"
+_KINDS = dict.fromkeys(MESSAGES, KINDS)  # every message shows colour ids as names
 
 
 @dataclass(frozen=True)
@@ -137,7 +152,7 @@ class TrickResult:
 def _game(key: object) -> TrickGame[Any]:
     if isinstance(key, str) and key in GAMES:
         return GAMES[key]
-    c = Complaints(MESSAGES)
+    c = Complaints(MESSAGES, _KINDS)
     c.add("key", "tricks.unknown_game", INPUT, key=shown(key), keys=", ".join(KEYS))
     raise InvalidRound(c.problems)
 
@@ -240,12 +255,14 @@ def _play(
     return Play(index, card, seat, hand, claim, claim_after, tricks_taken, monster)
 
 
-def _sizes_text(sizes: Sequence[int]) -> str:
+def _card_count(c: Complaints, game: TrickGame[Any], sizes: Sequence[int], count: int) -> None:
+    """A trick of the wrong size: one message per shape of the allowed sizes, so every language words it whole."""
     if len(sizes) == 1:
-        return str(sizes[0])
-    if len(sizes) == 2:
-        return f"{sizes[0]} or {sizes[1]}"
-    return f"{sizes[0]} to {sizes[-1]}"
+        c.add("plays", "tricks.card_count", INPUT, game=game.name, expected=sizes[0], count=count)
+    elif len(sizes) == 2:
+        c.add("plays", "tricks.card_count_either", INPUT, game=game.name, low=sizes[0], high=sizes[1], count=count)
+    else:
+        c.add("plays", "tricks.card_count_range", INPUT, game=game.name, low=sizes[0], high=sizes[-1], count=count)
 
 
 def _over_deck(game: TrickGame[Any], cards: Iterable[Card], players: int | None) -> list[tuple[Card, int, int]]:
@@ -303,7 +320,7 @@ def referee(
 ) -> TrickResult:
     """Judge one complete trick: the winner, the reason, each card's part, and illegal plays."""
     game = _game(key)
-    c = Complaints(MESSAGES)
+    c = Complaints(MESSAGES, _KINDS)
     opts = _object(c, options, "options", "tricks.options_object")
     parsed_setup = _setup(c, game, setup, opts)
     players = _players(c, game, opts)
@@ -314,7 +331,7 @@ def referee(
         players = game.infer_players(len(plays))
     sizes = game.trick_sizes(players)
     if len(plays) not in sizes:
-        c.add("plays", "tricks.card_count", INPUT, game=game.name, expected=_sizes_text(sizes), count=len(plays))
+        _card_count(c, game, sizes, len(plays))
         raise InvalidRound(c.problems)
     seat_high = max(players or game.max_players, len(plays)) - 1
     parsed = [_play(c, game, data, i, players, seat_high) for i, data in enumerate(plays)]
@@ -363,7 +380,7 @@ def legal_cards(
 ) -> list[dict[str, Any]]:
     """The distinct cards of ``hand`` that may be played to a trick led by ``lead`` (None: leading)."""
     game = _game(key)
-    c = Complaints(MESSAGES)
+    c = Complaints(MESSAGES, _KINDS)
     opts = _object(c, options, "options", "tricks.options_object")
     parsed_setup = _setup(c, game, setup, opts)
     players = _players(c, game, opts)
@@ -387,7 +404,7 @@ def legal_cards(
 def trump_order(key: str, setup: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The trumps of a round from strongest to weakest: ``[{"rank", "kind", "cards"}]``, equal cards share a rank."""
     game = _game(key)
-    c = Complaints(MESSAGES)
+    c = Complaints(MESSAGES, _KINDS)
     parsed_setup = _setup(c, game, setup, {})
     c.raise_if_any()
     return game.trump_order(parsed_setup)
@@ -396,7 +413,7 @@ def trump_order(key: str, setup: Mapping[str, Any]) -> list[dict[str, Any]]:
 def colours(key: str, players: int | None = None) -> tuple[str, ...]:
     """The colour ids of the game's deck (Sticheln: five colours up to 5 players, six from 6)."""
     game = _game(key)
-    c = Complaints(MESSAGES)
+    c = Complaints(MESSAGES, _KINDS)
     known = _players(c, game, {"players": players})
     c.raise_if_any()
     return game.colours(known)

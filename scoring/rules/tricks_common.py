@@ -12,9 +12,11 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeGuard, TypeVar
 
 from .errors import Complaints
+from .tricks_messages import KINDS as KINDS
 from .tricks_messages import MESSAGES as MESSAGES
 from .tricks_messages import SECTIONS as SECTIONS
 from .types import Scalar
+from .wording import NTranslate, Translate, fill
 
 # The suit of a card that belongs to the trump suit (a colour id is never "trump").
 TRUMP = "trump"
@@ -69,11 +71,21 @@ class Note:
         return {"index": self.index, "msg": self.msg, "rule": self.rule, "params": self.param_dict(), "text": self.text}
 
 
+def render(
+    msg: str,
+    params: Mapping[str, Any],
+    *,
+    translate: Translate | None = None,
+    ntranslate: NTranslate | None = None,
+) -> str:
+    """Message ``msg`` filled with ``params``: colour ids as colour names, the plural form chosen by its count,
+    in the language of ``translate``/``ntranslate`` (gettext, ngettext), else English."""
+    return fill(MESSAGES[msg], params, kinds=KINDS, labels=MESSAGES, translate=translate, ntranslate=ntranslate)
+
+
 def note(msg: str, rule: str, index: int | None = None, **params: Scalar) -> Note:
     """Build a :class:`Note`, rendering the English text from :data:`MESSAGES`."""
-    return Note(
-        msg=msg, rule=rule, text=MESSAGES[msg].format(**params), index=index, params=tuple(sorted(params.items()))
-    )
+    return Note(msg=msg, rule=rule, text=render(msg, params), index=index, params=tuple(sorted(params.items())))
 
 
 def card_note(msg: str, rule: str, play: Play, **params: Scalar) -> Note:

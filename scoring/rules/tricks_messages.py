@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .types import N_
+from .types import N_, NP_
 
 SECTIONS: dict[str, str] = {
     "njet-tricks": N_("NJET: playing a trick"),
@@ -64,13 +64,19 @@ MESSAGES: dict[str, str] = {
     "tricks.meinz_lowest": N_(
         "{colour} {value} is the lowest value in the trick: in Meinz the lowest card wins, whatever its colour."
     ),
-    "tricks.meinz_claim": N_(
-        "Claimed by Meinz: the player of {colour} {value} claimed the trick when {after} card(s) lay on the table, "
-        "and a claimed trick goes to the claimer whatever is played."
+    "tricks.meinz_claim": NP_(
+        "Claimed by Meinz: the player of {colour} {value} claimed the trick when {after} card lay on the table, "
+        "and a claimed trick goes to the claimer whatever is played.",
+        "Claimed by Meinz: the player of {colour} {value} claimed the trick when {after} cards lay on the table, "
+        "and a claimed trick goes to the claimer whatever is played.",
+        "after",
     ),
-    "tricks.meinz_capped": N_(
-        "{colour} {value} is the lowest card of a player with fewer than two tricks: {skipped} card(s) that would beat "
-        "it belong to players who already have two tricks, and they can take no more."
+    "tricks.meinz_capped": NP_(
+        "{colour} {value} is the lowest card of a player with fewer than two tricks: {skipped} card that would "
+        "beat it belongs to a player who already has two tricks and can take no more.",
+        "{colour} {value} is the lowest card of a player with fewer than two tricks: {skipped} cards that would "
+        "beat it belong to players who already have two tricks and can take no more.",
+        "skipped",
     ),
     "tricks.sticheln_trump_high": N_(
         "{colour} {value} is the highest trump: every non-zero card of a colour other than the led {led} is a trump."
@@ -103,15 +109,22 @@ MESSAGES: dict[str, str] = {
     "tricks.legal_value": N_("{colour} {value} has the led card's value, and the led value may always be played."),
     "tricks.legal_free": N_("Sticheln has no obligation to follow: any card may be played."),
     "tricks.legal_monster": N_("The monster plays the top card of its pile and obeys no rule."),
-    "tricks.illegal_colour": N_(
-        "{colour} {value} does not follow the led colour, {led}, but the hand holds {held} card(s) of it."
+    "tricks.illegal_colour": NP_(
+        "{colour} {value} does not follow the led colour, {led}, but the hand holds {held} card of it.",
+        "{colour} {value} does not follow the led colour, {led}, but the hand holds {held} cards of it.",
+        "held",
     ),
-    "tricks.illegal_trump": N_(
-        "{colour} {value} is not a trump, but a trump was led and the hand holds {held} trump(s)."
+    "tricks.illegal_trump": NP_(
+        "{colour} {value} is not a trump, but a trump was led and the hand holds {held} trump.",
+        "{colour} {value} is not a trump, but a trump was led and the hand holds {held} trumps.",
+        "held",
     ),
-    "tricks.illegal_meinz": N_(
+    "tricks.illegal_meinz": NP_(
         "{colour} {value} has neither the led colour ({led}) nor the led value ({led_value}), but the hand holds "
-        "{held} card(s) of the led colour."
+        "{held} card of the led colour.",
+        "{colour} {value} has neither the led colour ({led}) nor the led value ({led_value}), but the hand holds "
+        "{held} cards of the led colour.",
+        "held",
     ),
     # --- input that cannot describe a real trick -----------------------------------------------------
     "tricks.unknown_game": N_("There is no trick referee for '{key}'; the trick games are {keys}."),
@@ -126,6 +139,8 @@ MESSAGES: dict[str, str] = {
     "tricks.value": N_("A {game} card has a value from {low} to {high}."),
     "tricks.players": N_("{game} is played by {low} to {high} players, not {players}."),
     "tricks.card_count": N_("A {game} trick has {expected} cards, not {count}."),
+    "tricks.card_count_either": N_("A {game} trick has {low} or {high} cards, not {count}."),
+    "tricks.card_count_range": N_("A {game} trick has {low} to {high} cards, not {count}."),
     "tricks.hand_size": N_("A {game} hand holds at most {high} cards."),
     "tricks.duplicate": N_("The {game} deck has only {copies} × {colour} {value}, but the trick shows more."),
     "tricks.hand_duplicate": N_(
@@ -161,4 +176,16 @@ MESSAGES: dict[str, str] = {
     "tricks.hattrick": N_(
         "Hattrick is played with double tricks of up to two colours; the referee judges ordinary Sticheln tricks."
     ),
+    # --- the colours' names, for the params of kind "tricks.colour" (the same words as the rest of the UI) ----
+    "tricks.colour.red": N_("red"),
+    "tricks.colour.black": N_("black"),
+    "tricks.colour.blue": N_("blue"),
+    "tricks.colour.yellow": N_("yellow"),
+    "tricks.colour.green": N_("green"),
+    "tricks.colour.brown": N_("brown"),
+    "tricks.colour.purple": N_("purple"),
 }
+
+# Params shown as a colour's name (any message): the card's colour and the led colour.  "colours" (the list of
+# valid ids in an input error) stays as ids, which is what an API client must send.
+KINDS: dict[str, str] = {"colour": "tricks.colour", "led": "tricks.colour"}

@@ -114,3 +114,33 @@ def test_was_sticht_three_players_judges_a_played_trick(page: Page) -> None:
     expect(verdict).to_contain_text("Player 3: blue 9")
     shot(page, "referee-was-sticht-3p")
     assert page.js_errors == []  # type: ignore[attr-defined]
+
+
+def test_hungarian_was_sticht_draft_row_and_meinz_counts(new_context: Any, live_server: Any) -> None:
+    """In Hungarian: a Was sticht? draft row of four (the table hand last) and a Meinz verdict whose counts read
+    as Hungarian does (a noun after a numeral stays singular; one player or several take the verb's number)."""
+    page = new_context(locale="hu-HU").new_page()
+    page.goto("/referee/was-sticht/")
+    choose(page, "Játékosok", "3")
+    choose(page, "Miről döntsön az ütésbíró?", "egy sor a lapok elvételénél (4 lap, az utolsó az asztalé)")
+    choose(page, "Aduszín", "piros")
+    choose(page, "Aduszám", "2")
+    for colour, value in (("kék", 7), ("piros", 6), ("piros", 2), ("sárga", 2)):
+        add_card(page, colour, value, colour_group="Szín", value_group="Érték")
+    verdict = page.get_by_role("status").filter(has_text="viszi az ütést")
+    expect(verdict.get_by_role("heading")).to_have_text("3. játékos viszi az ütést: piros 2")
+    expect(verdict).to_contain_text("sárga 2: aduszám (adu, nem sárga lap)")
+    shot(page, "referee-was-sticht-draft-hu")
+
+    page.goto("/referee/meinz/")
+    choose(page, "Játékosok", "3")
+    for colour, value in (("piros", 5), ("kék", 2), ("piros", 8), ("zöld", 1)):
+        add_card(page, colour, value, colour_group="Szín", value_group="Érték")
+    choose(page, "2. játékos", "2")
+    choose(page, "A szörny", "2")
+    verdict = page.get_by_role("status").filter(has_text="viszi az ütést")
+    expect(verdict.get_by_role("heading")).to_have_text("1. játékos viszi az ütést: piros 5")
+    expect(verdict).to_contain_text("2 lap, amely ütné, olyan játékosoké, akiknek már két ütésük van")
+    expect(page.get_by_text("Az ütés: 4/4 lap")).to_be_visible()
+    shot(page, "referee-meinz-3p-hu")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360

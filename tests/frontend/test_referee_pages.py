@@ -257,3 +257,17 @@ def test_meinz_board_says_when_the_monster_leads(client_in: Any, make_match: Any
     board = text(client_in.get(reverse("match_board", args=[match.pk]), HTTP_ACCEPT_LANGUAGE="en"))
     # round 4: Anna deals and leads (the lead goes round four hands, the deal round three)
     assert "Next dealer: Anna" in board and "Starts: Anna" in board
+
+
+def test_meinz_hungarian_verdict_counts_in_singular_and_plural(client: Any) -> None:
+    one = {"players": "3", "taken_1": "2", "play": ["red:5", "blue:2", "red:8", "green:6"]}
+    response = referee_post(client, "meinz", one, "hu")
+    assert "1 lap, amely ütné, olyan játékosé, akinek már két ütése van, így többet nem vihet." in verdict(response)
+    assert "Az ütés: 4/4 lap" in text(response)
+    two = {**one, "taken_3": "2", "play": ["red:5", "blue:2", "red:8", "green:1"]}  # the monster holds two too
+    shown = verdict(referee_post(client, "meinz", two, "hu"))
+    assert "1. játékos viszi az ütést: piros 5" in shown
+    assert "2 lap, amely ütné, olyan játékosoké, akiknek már két ütésük van, így többet nem vihetnek." in shown
+    english = verdict(referee_post(client, "meinz", two))
+    assert "2 cards that would beat it belong to players who already have two tricks" in english
+    assert "(s)" not in english

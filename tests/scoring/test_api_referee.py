@@ -87,3 +87,50 @@ def test_calculator_refuses_coloretto_with_fifteen_cards_undrawn(client_for: Any
     assert any("at least 62 of the 76 cards" in m for messages in response.json()["errors"].values() for m in messages)
     facts["plus_twos"] = [0, 1, 1, 2]  # 14 undrawn
     assert client.post(url, {"players": list("ABCD"), "facts": facts}, format="json").status_code == 200
+
+
+YELLOW_TIE = [{"card": {"colour": c, "value": v}} for c, v in (("yellow", 7), ("yellow", 7), ("red", 7), ("red", 1))]
+
+
+@pytest.mark.parametrize(("language", "winner", "edition"), [("hu", 0, "hungarian"), ("en", 1, "english")])
+def test_njet_trick_without_an_edition_follows_the_request_language(
+    client_for: Any, language: str, winner: int, edition: str
+) -> None:
+    """As the standalone referee page does: a Hungarian caller gets the Hungarian edition unless it names one."""
+    result = _trick(client_for(None), "njet", {"setup": {"trump": "black"}, "plays": YELLOW_TIE}, language).json()
+    assert (result["winner"], result["edition"]["msg"]) == (winner, f"tricks.njet_edition_{edition}")
+
+
+def test_hungarian_sentences_name_the_colours_in_hungarian(client_for: Any) -> None:
+    body = {"setup": {"trump": "black"}, "plays": YELLOW_TIE, "options": {"tie_rule": "hungarian"}}
+    result = _trick(client_for(None), "njet", body, "hu").json()
+    assert "a sárga 7 került ki elsőként" in result["text"], result["text"]
+    assert result["params"]["colour"] == "yellow"  # the params keep the ids
+    assert [n["text"] for n in result["notes"]][2] == "piros 7: nem a hívott szín és nem adu, így nem vihet."
+    sentences = [result["text"], *(n["text"] for n in result["notes"])]
+    assert not [t for t in sentences if "yellow" in t or "red" in t]
+
+
+def test_hungarian_errors_are_hungarian_and_name_no_english_or(client_for: Any) -> None:
+    plays = [{"card": {"colour": "red", "value": 5}}, {"card": {"colour": "blue", "value": 5}}]
+    response = _trick(client_for(None), "was-sticht", {"setup": {}, "plays": plays}, "hu")
+    assert response.status_code == 400
+    assert response.json()["errors"]["plays"] == ["Egy Was sticht? ütésben 3 vagy 4 lap van, nem 2."]
+    english = _trick(client_for(None), "was-sticht", {"setup": {}, "plays": plays}, "en")
+    assert english.json()["errors"]["plays"] == ["A Was sticht? trick has 3 or 4 cards, not 2."]
+
+
+def test_meinz_needs_no_setup_and_judges_claim_and_capped_player_in_hungarian(client_for: Any) -> None:
+    plays = [
+        {"card": {"colour": "red", "value": 1}, "tricks_taken": 2},
+        {"card": {"colour": "red", "value": 3}},
+        {"card": {"colour": "green", "value": 5}},
+        {"card": {"colour": "blue", "value": 2}, "monster": True},
+    ]
+    result = _trick(client_for(None), "meinz", {"plays": plays}, "hu").json()
+    assert (result["players"], result["winner"], result["reason"]) == (3, 3, "tricks.meinz_capped")
+    assert "1 lap, amely ütné, olyan játékosé, akinek már két ütése van" in result["text"], result["text"]
+    claimed = [plays[0], {**plays[1], "claim": True}, plays[2], plays[3]]
+    result = _trick(client_for(None), "meinz", {"plays": claimed}, "en").json()
+    assert (result["winner"], result["reason"]) == (1, "tricks.meinz_claim")
+    assert "when 2 cards lay on the table" in result["text"]

@@ -213,7 +213,7 @@ def test_njet_must_follow_led_colour() -> None:
     hand = cards(("red", 2), ("black", 9))
     result = referee("njet", {"trump": "black"}, [play("red", 5, hand=cards(("red", 5))), play("black", 9, hand=hand)])
     assert [n.msg for n in result.legality] == ["tricks.legal_lead", "tricks.illegal_colour"]
-    assert result.illegal[0].text == "black 9 does not follow the led colour, red, but the hand holds 1 card(s) of it."
+    assert result.illegal[0].text == "black 9 does not follow the led colour, red, but the hand holds 1 card of it."
     assert result.winner == 1  # the referee still judges the cards as played
     result = referee("njet", {}, [play("red", 5), play("red", 2, hand=hand)])
     assert result.legality[0].msg == "tricks.legal_follow_colour"
