@@ -85,7 +85,6 @@ class RoundListView(_RoundView):
         store one round twice: when another client saved that round meanwhile, or rounds were deleted, nothing
         is stored and the answer is 409 naming who saved it, with that round as ``current``. A retry with the
         same Idempotency-Key still gets its own round (201, Idempotent-Replayed)."""
-        match = self.match(match_id=match_id, seats=False)  # the service reads the seats under its lock
         key = request.headers.get("Idempotency-Key") or None
         if key is not None and (len(key) > 100 or not key.isprintable()):
             raise services.ValidationFailed.single(
@@ -93,19 +92,21 @@ class RoundListView(_RoundView):
             )
         data = self.payload(RoundCreateSerializer)
         try:
+            # The match is not read first: the service's locking SELECT is the access check (404 outside the
+            # user's groups, as for any match endpoint), and it reads the seats under that lock.
             rnd = services.round_record(
-                match=match,
+                match_id=match_id,
                 facts=data["facts"],
                 user=request.user,
                 idempotency_key=key,
-                respond=lambda written: self.written(written, match),
+                respond=lambda written: self.written(written, written.match),
                 expected_number=data.get("number"),
             )
         except RoundTaken as taken:
             return self.taken(taken, match_id)
         body = getattr(rnd, "idempotent_response", None)
         if body is None:  # a replay of a key stored before responses were kept with it
-            body = self.written(rnd, match)
+            body = self.written(rnd, self.match(match_id=match_id))
         if getattr(rnd, "replayed", False):
             return Response(body, status=status.HTTP_201_CREATED, headers={"Idempotent-Replayed": "true"})
         return etag(Response(body, status=status.HTTP_201_CREATED), rnd.version)

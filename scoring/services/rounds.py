@@ -17,6 +17,7 @@ from itertools import takewhile
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -48,10 +49,11 @@ def match_lock(*, match_id: int) -> Match:
     return Match.objects.select_for_update(of=("self",)).select_related("group").get(pk=match_id)
 
 
-def match_lock_member(*, match_id: int, user: Any) -> Match:
+def match_lock_member(*, match_id: int, user: Any, hidden: bool = False) -> Match:
     """The match row, locked until the end of the current transaction, when ``user`` is a member of its group;
-    else NotAllowed, as ``member_require`` says it. The membership is a condition of the locking SELECT (one
-    statement, not a second read of the membership under the lock)."""
+    else NotAllowed, as ``member_require`` says it (``hidden``: Http404, as ``selectors.match_get`` answers a
+    match of another group). The membership is a condition of the locking SELECT (one statement, not a second
+    read of the membership under the lock)."""
     if user is None or not user.is_authenticated:
         raise NotAllowed(gettext("Only members of the group can do this."))
     locked = (
@@ -61,6 +63,8 @@ def match_lock_member(*, match_id: int, user: Any) -> Match:
         .first()
     )
     if locked is None:
+        if hidden:
+            raise Http404
         raise NotAllowed(gettext("Only members of the group can do this."))
     return locked
 
@@ -209,14 +213,17 @@ def _replay(*, user: Any, key: str, scope: str, digest: str) -> Round | None:
 
 def round_record(
     *,
-    match: Match,
+    match: Match | None = None,
+    match_id: int | None = None,
     facts: Any,
     user: Any,
     idempotency_key: str | None = None,
     respond: Callable[[Round], Any] | None = None,
     expected_number: int | None = None,
 ) -> Round:
-    """Score and store the next round of ``match``.
+    """Score and store the next round of ``match`` (or of the match ``match_id``, not read beforehand: the
+    locking SELECT is the access check, and a match outside the user's groups is Http404, as if it did not
+    exist; the new round's ``match`` is the match as the write left it).
 
     Locks the match row, takes the next round number, validates and scores the
     round against the live rounds before it, stores the normalised facts, the
@@ -237,14 +244,17 @@ def round_record(
     names the live round with that number and who saved it.  A replay of the same Idempotency-Key wins first:
     a retry of a request that was stored gets its round back, never this error.
     """
-    scope = f"round_record:{match.pk}"
+    pk = match.pk if match is not None else match_id
+    if pk is None:
+        raise TypeError("round_record needs match or match_id")
+    scope = f"round_record:{pk}"
     digest = request_hash(scope, facts)
     if idempotency_key and (user is None or not user.is_authenticated):
         idempotency_key = None
     try:
         with transaction.atomic():
             rnd = _round_create(
-                match=match_lock_member(match_id=match.pk, user=user),
+                match=match_lock_member(match_id=pk, user=user, hidden=match is None),
                 facts=facts,
                 user=user,
                 expected_number=expected_number,
@@ -285,12 +295,13 @@ def _taken(match: Match, live: Sequence[Round], expected: int) -> RoundTaken:
 
 def _round_create(*, match: Match, facts: Any, user: Any, expected_number: int | None = None) -> Round:
     """The new round on ``match``, locked by ``match_lock_member`` (so ``user`` is a member)."""
-    if match.state == Match.State.FINISHED:
-        raise Conflict(gettext("This match is finished; reopen it to add rounds."))
     before = _live(match, explained=False)
     number = round_next_number(live=before)
     if expected_number is not None and expected_number != number:
+        # also when that round finished the match (Coloretto's one round): the late phone is told who saved it
         raise _taken(match, before, expected_number)
+    if match.state == Match.State.FINISHED:
+        raise Conflict(gettext("This match is finished; reopen it to add rounds."))
     ruleset = ruleset_get(match.ruleset)
     seats, names = _seating(match)
     options = options_or_fail(ruleset, match.options, players=len(seats))

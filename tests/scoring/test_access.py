@@ -77,7 +77,7 @@ CASES: list[Case] = [
     ("post", M + "/finish", lambda w: {"version": 2}, 200, 200),
     ("post", M + "/reopen", lambda w: {"version": 2}, 409, 409),
     ("post", M + "/rescore", None, 200, 200),
-    ("post", M + "/undo", None, 200, 200),
+    ("post", M + "/undo", lambda w: {"version": 2}, 200, 200),
     ("get", M + "/scoreboard", None, 200, 200),
     ("get", M + "/events", None, 200, 200),
     ("get", M + "/rounds", None, 200, 200),
@@ -85,7 +85,7 @@ CASES: list[Case] = [
     ("get", M + "/rounds/1", None, 200, 200),
     ("patch", M + "/rounds/1", lambda w: {"facts": njet_facts(points_per_trick=3), "version": 1}, 200, 200),
     ("delete", M + "/rounds/1?version=1", None, 200, 200),
-    ("post", M + "/rounds/1/undo", None, 200, 200),
+    ("post", M + "/rounds/1/undo", lambda w: {"version": 1}, 200, 200),
 ]
 
 

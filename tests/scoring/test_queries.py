@@ -85,12 +85,12 @@ def test_more_rows_do_not_mean_more_queries(table, client_for, django_assert_max
     assert many <= few, f"{name}: {few} queries with few rows, {many} with many"
 
 
-# Recording a round through the API: the token; the match; in the transaction the locked match (whose SELECT
-# also checks the membership), the seats (with the names the answer shows) and live rounds, then the round, its
+# Recording a round through the API: the token; in the transaction the locked match (whose SELECT is also the
+# access check: the membership), the seats (with the names the answer shows) and live rounds, then the round, its
 # scores, the match, the history event, the statistics' dirty record and the key with its answer (in a test the
 # transaction is a savepoint: 2 more). A repeated Idempotency-Key is found by its unique index, not by a lookup.
 # Flagging the statistics stale runs after the commit and is counted apart.
-ROUND_POST_QUERIES = 13
+ROUND_POST_QUERIES = 12
 
 
 def test_recording_a_round_through_the_api_reads_nothing_twice(
@@ -109,7 +109,7 @@ def test_recording_a_round_through_the_api_reads_nothing_twice(
     sql = [q["sql"] for q in queries]
     assert len(sql) <= ROUND_POST_QUERIES, "\n".join(sql)
     reads_of_the_match = [s for s in sql if s.startswith("SELECT") and 'FROM "scoring_match"' in s]
-    assert len(reads_of_the_match) == 2  # checked for access, then locked for the write
+    assert len(reads_of_the_match) == 1  # the locking SELECT is the access check: the match is not read before it
     assert not any("COUNT(" in s for s in reads_of_the_match)  # the round count is for the match endpoints
     assert len([s for s in sql if 'FROM "scoring_seat"' in s]) == 1  # under the lock, names included
     assert not any(s.startswith("SELECT") and 'FROM "scoring_membership"' in s for s in sql)  # in the lock's SELECT
