@@ -111,19 +111,30 @@ MISSING_MSGS = frozenset(
 )
 
 
+# Facts drawn as one radio group per place (Muzicando's finishing order: "order.0" is who went out first).
+PER_PLACE = frozenset({"order"})
+
 # Messages counting what was entered ("exactly one chooser card; 0 are entered"): missing when the count is 0.
 COUNT_MSGS = frozenset({"sticheln.chooser_one", "sticheln.chooser_two", "sticheln.pain_one"})
 
 
-def is_missing(problem: dict[str, Any], post: Any) -> bool:
-    """Whether a complaint only means "nothing entered here yet": a "required" message, a count of nothing, or
-    any message about an input the form sent blank."""
+def is_missing(problem: dict[str, Any], post: Any, places: int = 0) -> bool:
+    """Whether a complaint only means "nothing entered here yet": a "required" message, a count of nothing,
+    any message about an input the form sent blank, or about a fact drawn as one control per place ("order"
+    as the radio groups "order.0" … "order.<places-1>") while a place is still untapped."""
     if problem.get("msg") in MISSING_MSGS:
         return True
     if problem.get("msg") in COUNT_MSGS and (problem.get("params") or {}).get("count") == 0:
         return True
     field = problem.get("field") or ""
-    return bool(field) and field in post and str(post.get(field, "")).strip() == ""
+    if not field:
+        return False
+    if field in post:
+        return str(post.get(field, "")).strip() == ""
+    if field not in PER_PLACE:
+        return False
+    filled = [key for key in post if key.startswith(field + ".") and str(post.get(key, "")).strip()]
+    return len(filled) < places
 
 
 def _label(name: str) -> str:

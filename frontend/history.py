@@ -6,9 +6,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from frontend import labels
-from frontend.fields import field_words
+from frontend.fields import PER_SEAT, field_words
 from scoring.models import RoundEvent
 
 # Facts whose values are seats (or lists of seats): shown as the players' names, never as numbers.
@@ -22,15 +23,37 @@ def _number(value: int) -> str:
     return f"−{-value}" if value < 0 else str(value)
 
 
-def _show(value: Any, names: Sequence[str], key: str = "") -> str:
-    if value is None:
+# Words for the keys inside a fact that the entry forms never name on their own (Sticheln's per-seat entries,
+# a chooser card's colour and value, Was sticht?'s returned task).
+INNER_LABELS: dict[str, Any] = {
+    "colour": _("colour"),
+    "value": _("value"),
+    "taken": _("cards taken"),
+    "pain_values": _("values of the pain cards"),
+    "start_return": _("task returned by the start player"),
+}
+
+
+def _blank(value: Any) -> bool:
+    """Nothing entered: None, or a list or mapping holding only that."""
+    if isinstance(value, list):
+        return all(_blank(v) for v in value)
+    if isinstance(value, dict):
+        return all(_blank(v) for v in value.values())
+    return value is None
+
+
+def _show(value: Any, names: Sequence[str], key: str = "", depth: int = 0) -> str:
+    if _blank(value):
         return "–"
     if isinstance(value, bool):
         return gettext("yes") if value else gettext("no")
     if isinstance(value, list):
-        return ", ".join(_show(v, names, key) for v in value)
-    if isinstance(value, dict):
-        return ", ".join(f"{_field(str(k), names)}: {_show(v, names, str(k))}" for k, v in value.items())
+        return ", ".join(_show(v, names, key, depth) for v in value)
+    if isinstance(value, dict):  # a seat: "pain colour: red; chooser card: (colour: red, value: 4); other cards: 14"
+        parts = [f"{_field(str(k), names)}: {_show(v, names, str(k), depth + 1)}" for k, v in value.items()]
+        parts = [part for part, v in zip(parts, value.values(), strict=True) if not _blank(v)]
+        return "; ".join(parts) if depth == 0 else f"({', '.join(parts)})"
     if isinstance(value, int):
         if key in SEAT_FACTS and 0 <= value < len(names):
             return names[value]
@@ -51,28 +74,40 @@ def _word(value: str, key: str) -> str:
 
 def _field(key: str, names: Sequence[str]) -> str:
     """A fact's name in words (the id itself only when nothing better is known)."""
-    return field_words(key, names)[1] or key
+    found = field_words(key, names)[1]
+    if not found and key in INNER_LABELS:
+        found = str(INNER_LABELS[key])
+    return found or key
+
+
+def _by_seat(key: str, old: Any, new: Any, n: int) -> bool:
+    """Whether a fact is one entry per player (shown player by player, also when a round is created or
+    deleted): a known per-seat fact, or two lists as long as the table that are not lists of seats."""
+    if key in SEAT_FACTS:
+        return False
+    lists = [v for v in (old, new) if v is not None]
+    if not lists or not all(isinstance(v, list) and len(v) == n for v in lists):
+        return False
+    return key in PER_SEAT or len(lists) == 2
 
 
 def facts_diff(before: Any, after: Any, names: Sequence[str]) -> list[dict[str, str]]:
-    """The facts that differ between two snapshots, field by field (lists by seat when they line up)."""
+    """The facts that differ between two snapshots, field by field; a fact held per player line by line, each
+    headed by the player's name ("task card · Bence"); nothing shown for what stayed blank."""
     before = before or {}
     after = after or {}
     out = []
     for key in sorted(set(before) | set(after)):
         old, new = before.get(key), after.get(key)
-        if old == new:
+        if old == new or (_blank(old) and _blank(new)):
             continue
-        if isinstance(old, list) and isinstance(new, list) and len(old) == len(new) == len(names):
-            for seat, (a, b) in enumerate(zip(old, new, strict=True)):
-                if a != b:
-                    out.append(
-                        {
-                            "field": f"{_field(key, names)} · {names[seat]}",
-                            "old": _show(a, names, key),
-                            "new": _show(b, names, key),
-                        }
-                    )
+        if _by_seat(key, old, new, len(names)):
+            olds = old if isinstance(old, list) else [None] * len(names)
+            news = new if isinstance(new, list) else [None] * len(names)
+            for seat, (a, b) in enumerate(zip(olds, news, strict=True)):
+                if a != b and not (_blank(a) and _blank(b)):
+                    field = names[seat] if key == "seats" else f"{_field(key, names)} · {names[seat]}"
+                    out.append({"field": field, "old": _show(a, names, key), "new": _show(b, names, key)})
             continue
         out.append({"field": _field(key, names), "old": _show(old, names, key), "new": _show(new, names, key)})
     return out

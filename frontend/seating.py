@@ -69,6 +69,9 @@ def seating_rows(
 ) -> dict[str, Any]:
     """What the seating summary shows: the seats in order, the first dealer and the first start player."""
     dealer, starter = first_turns(ruleset, len(seated), options)
+    if ruleset.key in START_PLAYER_GAMES:  # no dealer: only who starts is named
+        starter = starter if starter is not None else dealer
+        dealer = None
     rows = [
         {
             "number": n + 1,
@@ -86,7 +89,46 @@ def seating_rows(
         "order": ",".join(str(pid) for pid in seated),
         "dealer": rows[dealer]["name"] if dealer is not None and dealer < len(rows) else None,
         "starter": rows[starter]["name"] if starter is not None and starter < len(rows) else None,
+        "start_player_game": ruleset.key in START_PLAYER_GAMES,
         "count_ok": ruleset.min_players <= len(seated) <= ruleset.max_players,
         "low": ruleset.min_players,
         "high": ruleset.max_players,
     }
+
+
+# Games without a dealer: the start player shuffles and deals himself (Was sticht?: "A kezdőjátékos külön-külön
+# megkeveri…"), so the seating names only who starts.
+START_PLAYER_GAMES = frozenset({"was-sticht"})
+
+
+def start_problems(
+    error: Any, *, fallback: str, seated: Sequence[int], names: Mapping[int, str], post: Any
+) -> list[dict[str, str]]:
+    """A refused new match's complaints, each naming the player and the input it is about (Was sticht?'s drafted
+    task cards: "Bori, task 3: choose the task card.") with ``input``, the name of the control to mark;
+    ``fallback`` is the error's own text, for an error without the rules engine's details."""
+    from django.utils.translation import gettext
+
+    details = list(getattr(error, "details", None) or [])
+    if not details:
+        return [{"text": fallback, "input": ""}]
+    out: list[dict[str, str]] = []
+    for detail in details:
+        parts = str(detail.get("field", "")).split(".")
+        text = str(detail.get("text", ""))
+        seat = parse_whole(parts[2]) if len(parts) >= 3 and parts[:2] == ["options", "tasks"] else None
+        if seat is None or seat >= len(seated):
+            out.append({"text": text, "input": ""})
+            continue
+        pid = seated[seat]
+        who = names.get(pid, "?")
+        slot = parse_whole(parts[3]) if len(parts) >= 4 else None
+        if slot is None:
+            out.append({"text": gettext("%(player)s: %(text)s") % {"player": who, "text": text}, "input": ""})
+            continue
+        name = f"task_{pid}_{slot}"
+        if not str(post.get(name) or "").strip():
+            text = gettext("choose the task card.")
+        where = gettext("%(player)s, task %(n)s") % {"player": who, "n": slot + 1}
+        out.append({"text": gettext("%(where)s: %(text)s") % {"where": where, "text": text}, "input": name})
+    return out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib import messages
@@ -61,11 +62,16 @@ def _options_from_post(ruleset: Any, post: Any, seated: list[int]) -> dict[str, 
     return options
 
 
-def _player_rows(players: list[Any], seated: list[int], post: Any) -> list[dict[str, Any]]:
-    """One row per group player (in the list's order): ticked or not, seat number, drafted task cards."""
+def _player_rows(players: list[Any], seated: list[int], post: Any, invalid: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """One row per group player (in the list's order): ticked or not, seat number, drafted task cards (each
+    with its control's name and whether a refusal is about it)."""
     rows = []
     for p in players:
-        tasks = [(i, post.get(f"task_{p.pk}_{i}") if post is not None else None) for i in range(4)]
+        tasks = []
+        for i in range(4):
+            name = f"task_{p.pk}_{i}"
+            current = post.get(name) if post is not None else None
+            tasks.append({"n": i + 1, "name": name, "current": current, "invalid": name in invalid})
         seat = seated.index(p.pk) + 1 if p.pk in seated else None
         rows.append({"player": p, "checked": seat is not None, "seat": seat, "tasks": tasks})
     return rows
@@ -87,8 +93,9 @@ def match_new(request: HttpRequest, group_id: int) -> HttpResponse:
     ruleset = selectors.ruleset_get(key=key)
     players = selectors.player_list_sorted(group=group)
     post = request.POST if request.method == "POST" else None
-    problems: list[str] = []
+    problems: list[dict[str, str]] = []
     seated, summary = _seating_context(ruleset, players, post)
+    invalid: list[str] = []  # the controls a refusal is about: marked aria-invalid, the first takes the cursor
     # a move button or "Show the seating" (the page without script) only redraws the page
     if post is not None and not post.get("move") and not post.get("preview"):
         try:
@@ -101,14 +108,17 @@ def match_new(request: HttpRequest, group_id: int) -> HttpResponse:
                 language=get_language(),
             )
         except services.ServiceError as exc:
-            problems = [error_text(exc)]
+            names = {p.pk: p.name for p in players}
+            problems = seating.start_problems(exc, fallback=error_text(exc), seated=seated, names=names, post=post)
+            invalid = [p["input"] for p in problems if p["input"]]
         else:
             return redirect("match", match.pk)
     context = {
         "group": group,
         "ruleset": ruleset,
         "players": players,
-        "player_rows": _player_rows(players, seated, post),
+        "player_rows": _player_rows(players, seated, post, invalid),
+        "first_invalid": invalid[0] if invalid else None,
         "seating": summary,
         "options": _option_fields(ruleset, post),
         "problems": problems,

@@ -146,7 +146,7 @@ def preview(request: HttpRequest, match_id: int) -> HttpResponse:
     except services.ServiceError as exc:
         problems = _errors(exc, c.names)
         # "required" complaints, and any complaint about an input still left blank, become one "still missing" line
-        gap = [p for p in problems if fields.is_missing(p, request.POST)]
+        gap = [p for p in problems if fields.is_missing(p, request.POST, places=len(c.names))]
         context["missing"] = fields.missing_phrase([p["field"] for p in gap], c.names) if gap else ""
         context["problems"] = [p for p in problems if p not in gap]
         if any(p.get("msg") == "was-sticht.start_return_not_earned" for p in problems):

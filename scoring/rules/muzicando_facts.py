@@ -82,7 +82,7 @@ MESSAGES: dict[str, str] = {
     "muzicando.deals_team": N_("A team match is at least 4 deals, not {deals}."),
     "muzicando.deals_individual": N_("The number of deals must be a multiple of the {players} players, not {deals}."),
     "muzicando.match_over": N_("The match was {deals} deals and is over."),
-    "muzicando.order": N_("The finishing order must name every seat exactly once."),
+    "muzicando.order": N_("The finishing order must name every player exactly once."),
     "muzicando.holding_seat": N_("{seat} is named twice."),
     "muzicando.holding_tail": N_("Players still holding cards finish behind every player who went out."),
     "muzicando.holding_first": N_("The first in the finishing order went out, so he holds no cards."),

@@ -112,3 +112,48 @@ def test_rematch_and_the_match_lists(page: Page, group: Any, make_match: Any) ->
     assert _seat_names(again) == _seat_names(heavy)
     expect(page.locator(".seats-line")).to_contain_text("1. Anna, 2. Bence, 3. Cili, 4. Dani")
     shot(page, "match-header", full=False)
+
+
+def test_was_sticht_seats_a_start_player_and_an_unfinished_draft_names_whose_task_is_missing(
+    page: Page, group: Any, dora: Any
+) -> None:
+    """Was sticht? has no dealer (the start player shuffles and deals): the seating names only who starts. A
+    draft left half done is refused naming the player and the task, the empty selects marked, nothing stored."""
+    page.goto(f"/groups/{group.pk}/matches/new?game=was-sticht")
+    expect(page.get_by_text("starting with the first start player")).to_be_visible()
+    for name in ("Bence", "Dóra", "Anna"):
+        _chip(page, name).click()
+    summary = page.locator("#seating")
+    expect(summary.locator("li")).to_have_text(_seats("Bence", "Dóra", "Anna"))
+    expect(summary).to_contain_text("Bence starts the first round.")
+    expect(summary).not_to_contain_text("deals")
+    for n, task in enumerate(("betli", "no-red", "exactly-1", "last-trick"), start=1):
+        page.get_by_label(f"Task {n} of Bence").select_option(task)
+    page.get_by_label("Task 1 of Dóra").select_option("most")
+    page.get_by_role("button", name="Start the match").last.click()
+
+    errors = page.get_by_role("alert")
+    expect(errors).to_contain_text("The match cannot start:")
+    expect(errors).to_contain_text("Dóra, task 2: choose the task card.")
+    expect(errors).to_contain_text("Anna, task 4: choose the task card.")
+    expect(errors).not_to_contain_text("None")
+    expect(errors).not_to_contain_text("Bence")  # his four are drafted
+    expect(page.get_by_label("Task 2 of Dóra")).to_have_attribute("aria-invalid", "true")
+    expect(page.get_by_label("Task 1 of Dóra")).not_to_have_attribute("aria-invalid", "true")
+    expect(page.get_by_label("Task 2 of Dóra")).to_be_focused()
+    expect(page.get_by_label("Task 1 of Dóra")).to_have_value("most")  # what was chosen stays chosen
+    expect(summary.locator("li")).to_have_text(_seats("Bence", "Dóra", "Anna"))  # and so do the seats
+    assert not Match.objects.filter(group=group).exists()
+    shot(page, "was-sticht-draft-missing", full=False)
+
+
+def test_was_sticht_draft_errors_in_hungarian(new_context: Any, group: Any) -> None:
+    page = new_context(locale="hu-HU").new_page()
+    page.goto(f"/groups/{group.pk}/matches/new?game=was-sticht")
+    expect(page.get_by_text("az első kezdőjátékossal kezdve")).to_be_visible()
+    for name in ("Cili", "Anna", "Bence"):
+        _chip(page, name).click()
+    expect(page.locator("#seating")).to_contain_text("Az első kör kezdőjátékosa: Cili.")
+    page.get_by_role("button", name="A mérkőzés indítása").last.click()
+    expect(page.get_by_role("alert")).to_contain_text("Anna 3. feladata: válaszd ki a feladatkártyát.")
+    assert not Match.objects.filter(group=group).exists()

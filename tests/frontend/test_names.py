@@ -257,3 +257,48 @@ def test_preview_gathers_nothing_entered_yet_by_name(client_in, make_match) -> N
     html = response.content.decode()
     assert "Still missing: chooser card of Anna, Bence and Cili; pain colour of Anna, Bence and Cili" in html
     assert "0 are entered" not in html
+
+
+@pytest.mark.django_db
+def test_muzicando_preview_waits_for_the_finishing_order_then_names_players_not_seats(client_in, make_match) -> None:
+    match = make_match("muzicando", 3, {"mode": "individual"})
+    url = reverse("round_preview", args=[match.pk])
+    base = {"contract_type": "glissando", "declarer": "1"}
+    half = client_in.post(url, {**base, "order.0": "1"}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Still missing: finishing order" in half
+    assert "must name every" not in half
+    twice = client_in.post(url, {**base, "order.0": "1", "order.1": "1", "order.2": "0"}).content.decode()
+    assert "finishing order: The finishing order must name every player exactly once." in twice
+    assert "seat" not in twice
+    with translation.override("hu"):
+        twice = client_in.post(url, {**base, "order.0": "1", "order.1": "1", "order.2": "0"}, HTTP_ACCEPT_LANGUAGE="hu")
+    assert "minden játékos pontosan egyszer" in twice.content.decode()
+
+
+def test_history_of_a_created_round_goes_player_by_player_in_words() -> None:
+    """A new round's facts held per player are listed per player (Sticheln's seats headed by the name), blank
+    entries left out, every inner key in words: no "pain_values", "start_return" or "– → –, –"."""
+    sticheln = {
+        "seats": [
+            {"pain": "red", "chooser": {"colour": "red", "value": 4}, "others": 14, "pain_values": [2, 5]},
+            {"pain": "blue", "chooser": {"colour": "blue", "value": 0}, "others": 10, "pain_count": 2},
+        ]
+    }
+    was_sticht = {"chosen": [None, "exactly-2"], "colours": [None, None], "start_return": "last-trick"}
+    with translation.override("en"):
+        rows = facts_diff(None, sticheln, NAMES[:2]) + facts_diff(None, was_sticht, NAMES[:2])
+    shown = [f"{r['field']}: {r['old']} → {r['new']}" for r in rows]
+    assert shown == [
+        "Anna: – → pain colour: red; chooser card: (colour: red, value: 4); other cards: 14; "
+        "values of the pain cards: 2, 5",
+        "Bence: – → pain colour: blue; chooser card: (colour: blue, value: 0); other cards: 10; pain cards: 2",
+        "task card · Bence: – → exactly 2 tricks",
+        "task returned by the start player: – → the last trick",
+    ]
+    with translation.override("hu"):
+        rows = facts_diff(None, sticheln, NAMES[:2]) + facts_diff(None, was_sticht, NAMES[:2])
+    shown_hu = " | ".join(f"{r['field']}: {r['new']}" for r in rows)
+    assert "választólap: (szín: piros, érték: 4)" in shown_hu
+    assert "a büntetősínű lapok értékei: 2, 5" in shown_hu
+    assert "a kezdőjátékos által visszaadott feladat: az utolsó ütés" in shown_hu
+    assert "_" not in shown_hu

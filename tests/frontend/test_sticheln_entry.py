@@ -3,6 +3,7 @@ a player without a trick is saved with the explicit, explained "no trick — no 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -107,3 +108,21 @@ def test_delayed_no_colour_for_a_player_with_cards_is_refused(client_in: Any, ma
     response = client_in.post(f"/matches/{match.pk}/rounds", data)
     assert response.status_code == 400
     assert "With the quick entry, enter the pain colour the player picked." in response.content.decode()
+
+
+def test_a_seats_refusal_is_shown_once_beside_that_players_inputs(client_in: Any, make_match: Any) -> None:
+    """A complaint about one player's cards sits in that player's box (and in the error box), not also in the
+    list for the round as a whole: its id is unique, so the input's aria-describedby reads that message."""
+    match = make_match("sticheln", 3, {"variant": "heavy"})
+    data = {**HEAVY, "others.1": 13, "others.2": 20}  # not multiples of 3, nor 45 cards in all
+    response = client_in.post(f"/matches/{match.pk}/rounds", data)
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert html.count('id="err-seats.1.others"') == 1
+    assert re.search(r'name="others\.1"[^>]*aria-invalid="true" aria-describedby="err-seats\.1\.others"', html)
+    bence_box = html[html.index("<legend>Bence</legend>") : html.index("<legend>Cili</legend>")]
+    assert 'id="err-seats.1.others"' in bence_box and "Bence, other cards:" in bence_box
+    # the count of all cards is about the round as a whole: listed once, above the players' boxes
+    assert len(re.findall(r"The cards entered come to \d+\.", html)) == 2  # the error box and its place
+    assert html.index('id="err-seats"') < html.index("<legend>Anna</legend>")
+    assert not Round.objects.filter(match=match).exists()

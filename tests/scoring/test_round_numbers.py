@@ -192,6 +192,46 @@ def test_api_stale_round_number_is_a_409_with_the_saved_round_and_nothing_stored
     assert (board["rounds_played"], board["next_number"]) == (1, 2)
 
 
+COLORETTO_ROUND = {  # three players, red out of the game: 54 cards, the one round that ends the match
+    "removed_colour": "red",
+    "yellow": [9, 0, 0],
+    "orange": [0, 9, 0],
+    "red": [0, 0, 0],
+    "green": [0, 0, 9],
+    "blue": [5, 4, 0],
+    "brown": [0, 5, 4],
+    "grey": [4, 0, 5],
+    "jokers": [0, 0, 0],
+    "plus_twos": [0, 0, 0],
+}
+
+
+def test_api_a_late_save_of_the_round_that_finished_the_match_is_told_who_saved_it(table, client_for):
+    """Coloretto is one round: the first phone's save finishes the match, and the late phone must still hear
+    "Round 1 was just saved by Anna" with that round, not only that the match is finished."""
+    match = services.match_create(
+        group=table.group,
+        ruleset="coloretto",
+        options={},
+        player_ids=[p.pk for p in table.players[:3]],
+        user=table.owner,
+    )
+    first = client_for(table.owner).post(_rounds_url(match), {"facts": COLORETTO_ROUND, "number": 1}, format="json")
+    assert first.status_code == 201 and Match.objects.get(pk=match.pk).state == Match.State.FINISHED
+
+    late_facts = {**COLORETTO_ROUND, "yellow": [6, 0, 3]}
+    late = client_for(table.member).post(_rounds_url(match), {"facts": late_facts, "number": 1}, format="json")
+
+    assert late.status_code == 409, late.json()
+    body = late.json()
+    assert (body["detail"], body["number"], body["saved_by"]) == ("Round 1 was just saved by Anna.", 1, "Anna")
+    assert body["current"]["facts"]["yellow"] == [9, 0, 0]
+    assert list(Round.objects.filter(match=match).values_list("facts__yellow", flat=True)) == [[9, 0, 0]]
+    # without a number the finished match still refuses a round, as before
+    plain = client_for(table.member).post(_rounds_url(match), {"facts": late_facts}, format="json")
+    assert plain.status_code == 409 and "finished" in plain.json()["detail"]
+
+
 def test_api_stale_number_in_hungarian(table, client_for, njet_match):
     client_for(table.owner).post(_rounds_url(njet_match), {"facts": njet_facts(), "number": 1}, format="json")
     late = client_for(table.member).post(
