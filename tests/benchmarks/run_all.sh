@@ -5,7 +5,8 @@
 #   4 page weight and Lighthouse (mobile)                                 tests/benchmarks/bench_pages.py
 #   5 a round write's CPU against its floor (one process, test client)   tests/benchmarks/bench_floor.py
 #   6 round writes under open-loop load at fixed rates, /ping beside    tests/benchmarks/bench_openloop.py
-# 1, 4, 5 and 6 run against the prod-up stack (started here, stopped at the end).  2 and 3 use a scratch database
+#   7 live boards: 500 open phones, Save on one -> new board on another  tests/benchmarks/bench_live.py
+# 1, 4, 5, 6 and 7 run against the prod-up stack (started here, stopped at the end).  2 and 3 use a scratch database
 # (BENCH_STATS_DB, default sk_bench_stats) holding BENCH_STATS_ROUNDS rounds (default 1 000 000, generated once
 # and kept); BENCH_SKIP_STATS=1 leaves them out.  A summary table comes last.
 set -uo pipefail
@@ -13,7 +14,7 @@ cd "$(dirname "$0")/../.."
 BIN=.venv/bin
 OUT=var/bench
 mkdir -p "$OUT"
-rm -f "$OUT/api.json" "$OUT/pages.json" "$OUT/stats.txt" "$OUT/floor.json" "$OUT/openloop.json"
+rm -f "$OUT/api.json" "$OUT/pages.json" "$OUT/stats.txt" "$OUT/floor.json" "$OUT/openloop.json" "$OUT/live.json"
 status=0
 
 bash deploy/prod_up.sh || exit 1
@@ -27,6 +28,9 @@ $BIN/python tests/benchmarks/bench_floor.py --prod ${BENCH_FLOOR_ARGS:-} || stat
 
 echo; echo "== 6. round writes under open-loop load =="
 $BIN/python tests/benchmarks/bench_openloop.py ${BENCH_OPENLOOP_ARGS:-} || status=1
+
+echo; echo "== 7. live boards with 500 open phones =="
+$BIN/python tests/benchmarks/bench_live.py ${BENCH_LIVE_ARGS:-} || status=1
 
 echo; echo "== 4. page weight and Lighthouse =="
 $BIN/python tests/benchmarks/bench_pages.py ${BENCH_PAGES_ARGS:-} || status=1

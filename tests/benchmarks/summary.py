@@ -1,8 +1,8 @@
 """The summary table of ``make bench``: every figure against its goal (issues 8 and 33), from var/bench/.
 
-Reads ``api.json``, ``floor.json``, ``openloop.json`` and ``pages.json`` (written by bench_api.py,
-bench_floor.py, bench_openloop.py and bench_pages.py) and ``stats.txt`` (the printed output of
-bench_stats.py).  A benchmark that did not run shows as "not run".
+Reads ``api.json``, ``floor.json``, ``openloop.json``, ``live.json`` and ``pages.json`` (written by
+bench_api.py, bench_floor.py, bench_openloop.py, bench_live.py and bench_pages.py) and ``stats.txt``
+(the printed output of bench_stats.py).  A benchmark that did not run shows as "not run".
 """
 
 from __future__ import annotations
@@ -84,6 +84,29 @@ def openloop_rows(data: dict[str, Any] | None) -> list[Row]:
     return rows
 
 
+def live_rows(data: dict[str, Any] | None) -> list[Row]:
+    if data is None:
+        return [("7 live boards", "not run", "", "")]
+    per = data["memory_per_phone_kib"]
+    return [
+        (
+            f"7 live: Save -> new board on another phone ({data['phones']} open)",
+            f"p95 {data['save_to_board_ms']['p95']:.0f} ms (event p95 {data['save_to_event_ms']['p95']:.0f} ms, "
+            f"missed {data['events_missed']})",
+            "p95 ≤ 1 s",
+            str(data["verdict"]),
+        ),
+        (
+            "7 … per open phone; save p95 without / with",
+            f"uvicorn {per['uvicorn_kib']:.0f} KiB, nginx {per['nginx_kib']:.0f} KiB, "
+            f"redis {per['redis_kib']:.0f} KiB; "
+            f"{data['save_ms_quiet']['p95']:.0f} / {data['save_ms_held']['p95']:.0f} ms",
+            "(reported)",
+            "",
+        ),
+    ]
+
+
 def _find(pattern: str, text: str) -> float | None:
     found = re.search(pattern, text)
     return float(found.group(1).replace(",", "")) if found else None
@@ -161,6 +184,7 @@ def main() -> None:
         *api_rows(_load("api.json")),
         *floor_rows(_load("floor.json")),
         *openloop_rows(_load("openloop.json")),
+        *live_rows(_load("live.json")),
         *stats_rows(stats.read_text() if stats.exists() else None),
         *pages_rows(_load("pages.json")),
     ]
