@@ -137,14 +137,14 @@ def is_missing(problem: dict[str, Any], post: Any, places: int = 0) -> bool:
     return len(filled) < places
 
 
-def _label(name: str) -> str:
+def _label(name: str, overrides: dict[str, Any] | None = None) -> str:
     if name in labels.COLOURS:
         return str(labels.colour(name))
-    found = FIELD_LABELS.get(name)
+    found = (overrides or {}).get(name) or FIELD_LABELS.get(name)
     return str(found) if found is not None else ""
 
 
-def field_words(field: str, names: Sequence[str]) -> tuple[str | None, str]:
+def field_words(field: str, names: Sequence[str], overrides: dict[str, Any] | None = None) -> tuple[str | None, str]:
     """The player a form field belongs to (None for the round as a whole) and the field's label.
 
     ``field`` is the form's name for it ("green.2", "seats.1.pain", "contract.level"); unknown parts are left
@@ -157,7 +157,7 @@ def field_words(field: str, names: Sequence[str]) -> tuple[str | None, str]:
         who = names[seat] if seat < len(names) else None
         parts = [parts[0], *parts[2:]] if parts[0] != "seats" else parts[2:]
         parts = [p for p in parts if parse_whole(p) is None]
-    words = [_label(p) for p in parts if parse_whole(p) is None]
+    words = [_label(p, overrides) for p in parts if parse_whole(p) is None]
     words = [w for w in words if w]
     return who, (words[-1] if words else "")
 
@@ -176,12 +176,13 @@ def field_phrase(field: str, names: Sequence[str]) -> str:
     return who or what
 
 
-def missing_phrase(fields: Sequence[str], names: Sequence[str]) -> str:
-    """ "tricks of Anna and Bence; the trump colour": what the preview still waits for, by name."""
+def missing_phrase(fields: Sequence[str], names: Sequence[str], overrides: dict[str, Any] | None = None) -> str:
+    """ "tricks of Anna and Bence; the trump colour": what the preview still waits for, by name (``overrides``:
+    a game's own labels for some fields)."""
     by_what: dict[str, list[str]] = {}
     order: list[str] = []
     for field in fields:
-        who, what = field_words(field, names)
+        who, what = field_words(field, names, overrides)
         key = what or gettext("a fact of the round")
         if key not in by_what:
             by_what[key] = []

@@ -26,6 +26,18 @@ settings.register_profile("dev", max_examples=50, deadline=None, suppress_health
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+@pytest.fixture(autouse=True)
+def _language_reset() -> Iterator[None]:
+    """Every test starts in the default language: a request through Django's test client activates its
+    language (LocaleMiddleware) in this thread and nothing switches it back, so a Hungarian request would
+    otherwise leave Hungarian on for whichever tests run after it."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
 def _uses_postgres() -> bool:
     return os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language
 from django.views.decorators.http import condition, require_POST
@@ -15,6 +15,7 @@ from django.views.decorators.http import condition, require_POST
 from frontend import entry, labels, seating
 from frontend.history import history_rows
 from frontend.rulebook import games
+from frontend.turns import round_turns
 from scoring import selectors, services
 from scoring.models import Match
 
@@ -146,9 +147,17 @@ def _board_context(match: Match) -> dict[str, Any]:
     board = selectors.match_scoreboard(match=match)
     last = board["rounds"][-1] if board["rounds"] else None
     savers = selectors.round_savers(match=match)
+    turns = round_turns(board, options=match.options)
     rows = []
     for rnd in reversed(board["rounds"]):
-        rows.append({**rnd, "per_player": _per_player(rnd, board), "saver": savers.get(rnd["number"], "")})
+        rows.append(
+            {
+                **rnd,
+                "per_player": _per_player(rnd, board),
+                "saver": savers.get(rnd["number"], ""),
+                "turns": turns.get(rnd["number"]),
+            }
+        )
     winners = {w["seat"] for w in board["winners"]}
     deleted = selectors.round_gaps(match=match)
     # the rounds table, newest first: each live round, and a deleted one in the place of the gap it left
@@ -166,6 +175,7 @@ def _board_context(match: Match) -> dict[str, Any]:
         "last": {**last, "per_player": _per_player(last, board)} if last else None,
         "rows": rows,
         "winners": winners,
+        "turns": bool(turns),
         "game_name": board["ruleset_name"],
     }
 
@@ -279,11 +289,28 @@ def match_undo(request: HttpRequest, match_id: int) -> HttpResponse:
     )
 
 
+def bad_version_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A form whose version is missing or not a number (damaged or forged): nothing changes, and the match page
+    says so with a 400 (issue 32: a malformed input gets a page, not a bare 404)."""
+    from django.utils.translation import gettext
+
+    messages.error(
+        request,
+        gettext(
+            "This form did not say which version of the match it was made for, so nothing was changed. "
+            "Here is the match as it is now; try again."
+        ),
+    )
+    response = match_page(request, match_id)
+    response.status_code = 400
+    return response
+
+
 def _versioned_action(request: HttpRequest, match_id: int, service: Any, done: str) -> HttpResponse:
     """A match action that needs the version the form was rendered with (a stale form gets a 409-style message)."""
     version = entry.to_int(request.POST.get("version"))
     if not isinstance(version, int):
-        raise Http404
+        return bad_version_page(request, match_id)
     return _match_action(
         request, match_id, lambda m: service(match=m, expected_version=version, user=request.user), done
     )

@@ -12,14 +12,14 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from frontend import entry, fields
+from frontend import entry, fields, required
 from frontend.entry_marks import mark_form
 from scoring import selectors, services
 from scoring.services.calculator import ruleset_score
 from scoring.services.errors import RoundTaken
 
 from .common import error_text, page
-from .matches import _board_context, _per_player
+from .matches import _board_context, _per_player, bad_version_page
 
 RETURN_LINES = ("was-sticht.start_returns", "was-sticht.start_returns_chosen")
 
@@ -147,7 +147,9 @@ def preview(request: HttpRequest, match_id: int) -> HttpResponse:
         problems = _errors(exc, c.names)
         # "required" complaints, and any complaint about an input still left blank, become one "still missing" line
         gap = [p for p in problems if fields.is_missing(p, request.POST, places=len(c.names))]
-        context["missing"] = fields.missing_phrase([p["field"] for p in gap], c.names) if gap else ""
+        # the engine stops at its first problem: the form names every required input still blank
+        blank = [*required.blank_required(request.POST, c), *(p["field"] for p in gap)]
+        context["missing"] = fields.missing_phrase(blank, c.names, required.field_labels(c)) if blank else ""
         context["problems"] = [p for p in problems if p not in gap]
         if any(p.get("msg") == "was-sticht.start_return_not_earned" for p in problems):
             context["return_earned"] = False
@@ -163,7 +165,28 @@ def preview(request: HttpRequest, match_id: int) -> HttpResponse:
         context["general"] = [ln for ln in result["explanation"] if ln.get("player") is None]
         if c.key == "was-sticht":  # the start player's return choice is shown only when he earned a return
             context["return_earned"] = any(ln.get("msg") in RETURN_LINES for ln in result["explanation"])
+            _proposal_wording(context, c, facts, before, match.options)
     return render(request, "frontend/matches/preview.html", context)
+
+
+def _proposal_wording(
+    context: dict[str, Any], c: Any, facts: dict[str, Any], before: list[Any], options: dict[str, Any]
+) -> None:
+    """Was sticht?: the form preselects the app's proposal for the task the start player returns.  While the
+    form still holds that proposal, the preview says so (not "as chosen": nobody chose yet)."""
+    start, picked = facts.get("start_player"), facts.get("start_return")
+    if not isinstance(start, int) or picked is None:
+        return
+    held = (c.ruleset.state(before, players=c.n, options=options).extra or {}).get("held") or []
+    if not 0 <= start < len(held) or picked != c.module.start_return_proposed(held[start]):
+        return
+    name = c.names[start]
+    for row in context["rows"]:
+        for i, ln in enumerate(row["lines"]):
+            if ln.get("msg") == "was-sticht.start_returns_chosen":
+                line = selectors.line_render(c.ruleset, {**ln, "msg": "was-sticht.start_returns"}, c.names)
+                note = gettext("This is the app's proposal; {name} may choose another task below.").format(name=name)
+                row["lines"][i] = {**line, "text": f"{line['text']} {note}"}
 
 
 @login_required
@@ -176,6 +199,15 @@ def round_edit(request: HttpRequest, match_id: int, number: int) -> HttpResponse
     if request.method == "POST":
         facts = entry.adapter(c.key).to_facts(request.POST, c)
         version = entry.to_int(request.POST.get("version"))
+        if version is not None and not isinstance(version, int):  # sent, but not a number: change nothing
+            notice = gettext(
+                "This form did not say which version of the round it was made for, so nothing was changed. "
+                "Check your entries and save again."
+            )
+            form = entry.form_context(c, post=request.POST)
+            context = {"match": match, "board": board, "round": rnd, **form, "notice": notice, "editing": rnd}
+            context.update(action=reverse("round_edit", args=[match.pk, rnd.number]), queue=False)
+            return page(request, "frontend/matches/edit.html", context, status=400)
         try:
             services.round_edit(
                 round=rnd,
@@ -228,6 +260,9 @@ def _round_action(request: HttpRequest, match_id: int, number: int, action: Any,
 @require_POST
 def round_delete(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
     version = entry.to_int(request.POST.get("version"))
+    if version is not None and not isinstance(version, int):  # sent, but not a number: change nothing
+        selectors.round_get(match=selectors.match_get(user=request.user, match_id=match_id), number=number)
+        return bad_version_page(request, match_id)
     return _round_action(
         request,
         match_id,

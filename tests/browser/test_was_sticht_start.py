@@ -125,7 +125,12 @@ def test_hungarian_start_player_and_a_choice_that_does_not_apply(new_context: An
     tricks(page, [5, 1, 3, 0], last=0)
     choice = page.get_by_role("radiogroup", name="Ha Bence visszaadhat egy feladatkártyát: melyiket adja vissza")
     expect(choice.get_by_role("radio").first).to_be_checked()
-    expect(page.locator("#preview")).to_contain_text("visszaadja ezt: „Az utolsó ütés” (ahogy választotta")
+    expect(page.locator("#preview")).to_contain_text(
+        "visszaadja ezt: „Az utolsó ütés” (az elvétel sorrendjében az első"
+    )
+    expect(page.locator("#preview")).to_contain_text(
+        "Ez az alkalmazás javaslata; Bence lent másik feladatot is választhat."
+    )
     page.locator("#entry-form button[type=submit]").click()
     expect(status).to_contain_text("Kezdőjátékos: Cili")
     assert totals(page) == [1, 2, 2, 1]

@@ -250,13 +250,13 @@ def test_meinz_board_says_when_the_monster_leads(client_in: Any, make_match: Any
     for _ in range(2):
         services.round_record(match=match, facts=facts, user=user)
     board = text(client_in.get(reverse("match_board", args=[match.pk]), HTTP_ACCEPT_LANGUAGE="en"))
-    assert "Next dealer: Cili" in board and "Starts: the monster" in board
+    assert "Next dealer: Cili" in board and "Start player: the monster" in board
     hu = text(client_in.get(reverse("match_board", args=[match.pk]), HTTP_ACCEPT_LANGUAGE="hu"))
-    assert "Kezd: a szörny" in hu
+    assert "Kezdőjátékos: a szörny" in hu
     services.round_record(match=match, facts=facts, user=user)
     board = text(client_in.get(reverse("match_board", args=[match.pk]), HTTP_ACCEPT_LANGUAGE="en"))
     # round 4: Anna deals and leads (the lead goes round four hands, the deal round three)
-    assert "Next dealer: Anna" in board and "Starts: Anna" in board
+    assert "Next dealer: Anna" in board and "Start player: Anna" in board
 
 
 def test_meinz_hungarian_verdict_counts_in_singular_and_plural(client: Any) -> None:
