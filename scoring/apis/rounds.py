@@ -86,11 +86,17 @@ class RoundListView(_RoundView):
         is stored and the answer is 409 naming who saved it, with that round as ``current``. A retry with the
         same Idempotency-Key still gets its own round (201, Idempotent-Replayed)."""
         key = request.headers.get("Idempotency-Key") or None
-        if key is not None and (len(key) > 100 or not key.isprintable()):
-            raise services.ValidationFailed.single(
-                "Idempotency-Key", gettext("An Idempotency-Key is 1 to 100 printable characters.")
-            )
-        data = self.payload(RoundCreateSerializer)
+        try:
+            if key is not None and (len(key) > 100 or not key.isprintable()):
+                raise services.ValidationFailed.single(
+                    "Idempotency-Key", gettext("An Idempotency-Key is 1 to 100 printable characters.")
+                )
+            data = self.payload(RoundCreateSerializer)
+        except Exception:
+            # A refused request is answered as for any match endpoint: 404 first outside the user's groups (the
+            # access check below is the service's locking SELECT, which a refused request never reaches).
+            self.match(match_id=match_id, seats=False)
+            raise
         try:
             # The match is not read first: the service's locking SELECT is the access check (404 outside the
             # user's groups, as for any match endpoint), and it reads the seats under that lock.
