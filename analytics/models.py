@@ -8,6 +8,7 @@ there to tell the next recomputation which group, game and players were affected
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -196,3 +197,25 @@ class StatsRebuild(models.Model):
     @property
     def progress(self) -> float:
         return 1.0 if not self.groups else (self.groups - len(self.pending)) / self.groups
+
+
+class NightBreak(models.Model):
+    """A member's correction of where a group's game nights begin (``analytics.nights``).
+
+    ``split``: the match begins a night although it followed the previous one closely; ``merge``: the match
+    belongs to the previous match's night although a long gap came before it.  At most one per match; a match
+    whose override agrees with the gap rule has none.
+    """
+
+    class Kind(models.TextChoices):
+        SPLIT = "split", _("new night from this match")
+        MERGE = "merge", _("same night as the previous match")
+
+    group = models.ForeignKey("scoring.Group", on_delete=models.CASCADE, related_name="+")
+    match = models.OneToOneField("scoring.Match", on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=5, choices=Kind.choices)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.kind} at {self.match_id}"

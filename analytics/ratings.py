@@ -57,6 +57,17 @@ def _start_ratings(group_id: int, ruleset: str, since: MatchKey | None) -> dict[
     return {row["player_id"]: MODEL.rating(mu=row["mu"], sigma=row["sigma"]) for row in found}
 
 
+def ratings_before(*, group_id: int, ruleset: str, key: MatchKey) -> dict[int, Any]:
+    """Every rated player's rating just before match ``key`` = (finished_at, match id); a player missing from the
+    answer had not played the game yet (``MODEL.rating()``)."""
+    return _start_ratings(group_id, ruleset, key)
+
+
+def sides_of(match: list[tuple[Any, ...]]) -> list[list[tuple[Any, ...]]]:
+    """The sides a match was rated in, from its standings rows ``(match_id, finished_at, player_id, rank, team)``."""
+    return _sides(match)
+
+
 def _matches(group_id: int, ruleset: str, since: MatchKey | None) -> Iterator[list[tuple[Any, ...]]]:
     """Standings rows ``(match_id, finished_at, player_id, rank, team)`` grouped by match, in rating order."""
     after, params = ("", []) if since is None else _before("s", since)

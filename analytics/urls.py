@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from . import apis, views
+from . import apis, nightviews, views
 
 app_name = "analytics"
 
@@ -10,6 +10,10 @@ urlpatterns = [
     path("groups/<int:group_id>/", views.group_dashboard, name="group"),
     path("groups/<int:group_id>/games/<slug:ruleset>/", views.game_dashboard, name="game"),
     path("players/<int:player_id>/", views.player_dashboard, name="player"),
+    path("groups/<int:group_id>/nights/", nightviews.night_index, name="nights"),
+    path("nights/<int:match_id>/", nightviews.night_page, name="night"),
+    path("nights/<int:match_id>/night.png", nightviews.night_image, name="night-image"),
+    path("nights/<int:match_id>/<slug:action>/", nightviews.night_correct, name="night-correct"),
     path("snapshots/<int:snapshot_id>/status/", views.snapshot_status, name="status"),
 ]
 

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from .views import accounts, group_life, groups, live, matches, pages, referee, rounds, rules
+from .views import accounts, group_life, groups, live, matches, pages, presets, referee, rounds, rules, whatif
 
 _auth = "frontend/auth/"
 
@@ -76,6 +76,11 @@ urlpatterns = [
     path("groups/<int:group_id>/export.json", group_life.group_export_json, name="group_export_json"),
     path("groups/<int:group_id>/import", group_life.group_import, name="group_import"),
     path("groups/<int:group_id>/import/<str:job_id>", group_life.group_import_job, name="group_import_job"),
+    # house rules (option presets per game)
+    path("groups/<int:group_id>/house-rules/new", presets.preset_new, name="preset_new"),
+    path("groups/<int:group_id>/house-rules/<int:preset_id>/", presets.preset_edit, name="preset_edit"),
+    path("groups/<int:group_id>/house-rules/<int:preset_id>/default", presets.preset_default, name="preset_default"),
+    path("groups/<int:group_id>/house-rules/<int:preset_id>/remove", presets.preset_remove, name="preset_remove"),
     # matches and rounds
     path("groups/<int:group_id>/matches/new", matches.match_new, name="match_new"),
     path("groups/<int:group_id>/matches/seating", matches.match_seating, name="match_seating"),
@@ -87,6 +92,8 @@ urlpatterns = [
     path("matches/<int:match_id>/undo", matches.match_undo, name="match_undo"),
     path("matches/<int:match_id>/finish", matches.match_finish, name="match_finish"),
     path("matches/<int:match_id>/reopen", matches.match_reopen, name="match_reopen"),
+    path("matches/<int:match_id>/options", whatif.match_options, name="match_options"),
+    path("matches/<int:match_id>/rescore", whatif.match_rescore, name="match_rescore"),
     path("matches/<int:match_id>/entry", rounds.entry_form, name="entry_form"),
     path("matches/<int:match_id>/rounds", rounds.round_new, name="round_new"),
     path("matches/<int:match_id>/preview", rounds.preview, name="round_preview"),

@@ -177,6 +177,12 @@ class Match(models.Model):
     # created before the field and not scored since (the statistics then replay it).
     winners = models.JSONField(null=True, blank=True, default=None)
     players = models.ManyToManyField(Player, through="Seat", related_name="matches")
+    # The house rules the match was started from (its options then equalled that version's); None: none, or
+    # options changed from them.  Only a record: the match reads its own ``options``, never the preset's.
+    # RESTRICT: a preset version is never deleted on its own (presets are archived), only with the whole group.
+    preset_version = models.ForeignKey(
+        "PresetVersion", null=True, blank=True, on_delete=models.RESTRICT, related_name="matches"
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -324,3 +330,53 @@ class IdempotencyKey(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+class Preset(models.Model):
+    """A group's house rules for one game: named options, one of them the group's default for new matches.
+
+    What the options are lives in its immutable ``PresetVersion`` rows (editing adds one); a removed preset
+    is archived, not deleted, so that the matches started from it still name it.
+    """
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="presets")
+    ruleset = models.CharField(max_length=20)
+    name = models.CharField(_("name"), max_length=60)
+    is_default = models.BooleanField(default=False)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    archived_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["ruleset", "name", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["group", "ruleset", "name"],
+                condition=Q(archived_at__isnull=True),
+                name="preset_name_unique",
+            ),
+            models.UniqueConstraint(
+                fields=["group", "ruleset"], condition=Q(is_default=True), name="preset_one_default"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.ruleset})"
+
+
+class PresetVersion(models.Model):
+    """One state of a preset, never changed: its name and options (parsed by the ruleset) at that time."""
+
+    preset = models.ForeignKey(Preset, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    name = models.CharField(max_length=60)
+    options = models.JSONField(default=dict)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["preset_id", "number"]
+        constraints = [models.UniqueConstraint(fields=["preset", "number"], name="preset_version_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.name} v{self.number}"

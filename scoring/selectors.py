@@ -217,6 +217,7 @@ def match_list(*, group: Group, state: str | None = None, ruleset: str | None = 
     still_open = Case(When(state=Match.State.OPEN, then=Value(0)), default=Value(1))
     matches = (
         Match.objects.filter(group=group)
+        .select_related("preset_version")
         .prefetch_related(_seats_prefetch())
         .annotate(rounds_played=Count("rounds", filter=Q(rounds__deleted_at__isnull=True)))
         .order_by(still_open, "-created_at", "-id")
@@ -234,7 +235,7 @@ def match_get(*, user: Any, match_id: Any, rounds_played: bool = True, seats: bo
     rounds (a count over the match's rounds that the round endpoints do not need)."""
     if not user.is_authenticated:
         raise Http404
-    matches = Match.objects.filter(group__memberships__user=user).select_related("group")
+    matches = Match.objects.filter(group__memberships__user=user).select_related("group", "preset_version")
     if seats:
         matches = matches.prefetch_related(_seats_prefetch())
     if rounds_played:

@@ -197,9 +197,18 @@ class PlayerMergeSerializer(serializers.Serializer):
 # --- matches and rounds -----------------------------------------------------------------------------
 
 
+class PresetRefSerializer(serializers.Serializer):
+    """The house rules a match was started from: the preset, its name then and the version."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    version = serializers.IntegerField()
+
+
 class MatchSerializer(serializers.ModelSerializer):
     seats = serializers.SerializerMethodField()
     rounds_played = serializers.IntegerField(read_only=True)
+    preset = serializers.SerializerMethodField()
 
     class Meta:
         model = Match
@@ -215,11 +224,19 @@ class MatchSerializer(serializers.ModelSerializer):
             "rounds_played",
             "created_at",
             "finished_at",
+            "preset",
         ]
 
     @extend_schema_field(SeatRefSerializer(many=True))
     def get_seats(self, match: Match) -> list[dict[str, Any]]:
         return [{"seat": s.number, "id": s.player_id, "name": s.player.name} for s in match.seats.all()]
+
+    @extend_schema_field(PresetRefSerializer(allow_null=True))
+    def get_preset(self, match: Match) -> dict[str, Any] | None:
+        version = match.preset_version
+        if version is None:
+            return None
+        return {"id": version.preset_id, "name": version.name, "version": version.number}
 
 
 class MatchCreateSerializer(serializers.Serializer):
@@ -230,6 +247,14 @@ class MatchCreateSerializer(serializers.Serializer):
         min_length=1,
         max_length=12,
         help_text="player ids in seat order; seat 0 deals the first round",
+    )
+    preset = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=INT32,
+        help_text="id of the group's house rules for this game to start from: their options, with 'options' "
+        "laid over them; the match records the preset only when its options stay exactly the preset's",
     )
 
 

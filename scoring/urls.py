@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from .apis import accounts, exports, groups, matches, players, rounds, rulesets
+from .apis import accounts, exports, groups, matches, players, presets, rounds, rulesets, whatif
 
 app_name = "api"
 
@@ -33,6 +33,8 @@ urlpatterns = [
     path("groups/<int:group_id>/players/<int:player_id>", players.PlayerDetailView.as_view(), name="player"),
     path("groups/<int:group_id>/players/<int:player_id>/merge", players.PlayerMergeView.as_view(), name="player-merge"),
     path("groups/<int:group_id>/matches", matches.MatchListView.as_view(), name="matches"),
+    path("groups/<int:group_id>/presets", presets.PresetListView.as_view(), name="presets"),
+    path("groups/<int:group_id>/presets/<int:preset_id>", presets.PresetDetailView.as_view(), name="preset"),
     path("groups/<int:group_id>/export", exports.GroupExportView.as_view(), name="group-export"),
     path("groups/<int:group_id>/export/<str:table>.csv", exports.GroupExportCsvView.as_view(), name="group-export-csv"),
     path("groups/<int:group_id>/import", exports.GroupImportView.as_view(), name="group-import"),
@@ -40,6 +42,12 @@ urlpatterns = [
     path("matches/<int:match_id>/finish", matches.MatchFinishView.as_view(), name="match-finish"),
     path("matches/<int:match_id>/reopen", matches.MatchReopenView.as_view(), name="match-reopen"),
     path("matches/<int:match_id>/rescore", matches.MatchRescoreView.as_view(), name="match-rescore"),
+    path(
+        "matches/<int:match_id>/rescore/preview", whatif.MatchRescorePreviewView.as_view(), name="match-rescore-preview"
+    ),
+    path(
+        "matches/<int:match_id>/options/preview", whatif.MatchOptionsPreviewView.as_view(), name="match-options-preview"
+    ),
     path("matches/<int:match_id>/undo", matches.MatchUndoView.as_view(), name="match-undo"),
     path("matches/<int:match_id>/rematch", matches.MatchRematchView.as_view(), name="match-rematch"),
     path("matches/<int:match_id>/scoreboard", matches.ScoreboardView.as_view(), name="scoreboard"),

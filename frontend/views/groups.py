@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
+from frontend.house_rules import presets_context
 from frontend.rulebook import games
 from scoring import selectors, services
 from scoring.models import Membership
@@ -73,6 +74,7 @@ def group_home(request: HttpRequest, group_id: int, add_error: str = "", add_val
         "stats": stats_url("analytics:group", group.pk),
         "members": list(selectors.membership_list(group=group)),
         **_invites_context(group, is_owner),
+        **presets_context(group=group, user=request.user),
         "add_error": add_error,
         "add_value": add_value,
     }

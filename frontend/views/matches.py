@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import get_language
 from django.views.decorators.http import condition, require_POST
 
-from frontend import entry, labels, seating
+from frontend import entry, house_rules, labels, seating
 from frontend.history import history_rows
 from frontend.rulebook import games
 from frontend.turns import round_turns
@@ -24,12 +24,13 @@ from .common import error_text, page
 # --- starting a match -------------------------------------------------------------------------------------
 
 
-def _option_fields(ruleset: Any, post: Any) -> list[dict[str, Any]]:
+def _option_fields(ruleset: Any, post: Any, start: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The option controls, filled from ``post``, else from ``start`` (house rules), else the defaults."""
     fields = []
     by_language = ruleset.language_defaults(get_language())  # NJET: the edition of the page's language
     for spec in ruleset.options:
         value = post.get(f"opt_{spec.key}") if post is not None else None
-        default = by_language.get(spec.key, spec.default)
+        default = (start or {}).get(spec.key, by_language.get(spec.key, spec.default))
         fields.append(
             {
                 "key": spec.key,
@@ -97,8 +98,9 @@ def match_new(request: HttpRequest, group_id: int) -> HttpResponse:
     problems: list[dict[str, str]] = []
     seated, summary = _seating_context(ruleset, players, post)
     invalid: list[str] = []  # the controls a refusal is about: marked aria-invalid, the first takes the cursor
-    # a move button or "Show the seating" (the page without script) only redraws the page
-    if post is not None and not post.get("move") and not post.get("preview"):
+    presets, chosen = house_rules.preset_choice(group=group, user=request.user, ruleset=ruleset, post=post)
+    # a move button, "Show the seating" or "Use these house rules" (the page without script) only redraws it
+    if post is not None and not post.get("move") and not post.get("preview") and not post.get("preset_apply"):
         try:
             match = services.match_create(
                 group=group,
@@ -107,6 +109,7 @@ def match_new(request: HttpRequest, group_id: int) -> HttpResponse:
                 player_ids=seated,
                 user=request.user,
                 language=get_language(),
+                preset_id=chosen["id"] if chosen else None,
             )
         except services.ServiceError as exc:
             names = {p.pk: p.name for p in players}
@@ -121,7 +124,12 @@ def match_new(request: HttpRequest, group_id: int) -> HttpResponse:
         "player_rows": _player_rows(players, seated, post, invalid),
         "first_invalid": invalid[0] if invalid else None,
         "seating": summary,
-        "options": _option_fields(ruleset, post),
+        "options": _option_fields(
+            ruleset, None if post is not None and post.get("preset_apply") else post, chosen and chosen["options"]
+        ),
+        "presets": presets,
+        "chosen_preset": chosen,
+        "preset_none_json": house_rules.defaults_json(ruleset),
         "problems": problems,
         "tasks": list(labels.WAS_STICHT_TASKS.items()),
         "post": post,

@@ -24,7 +24,7 @@ from scoring.serializers import (
 )
 
 from . import examples
-from .base import IF_MATCH_REQUIRED, ApiView, etag
+from .base import IF_MATCH, IF_MATCH_REQUIRED, ApiView, etag
 from .groups import ERRORS
 
 STALE = {409: ErrorSerializer}
@@ -72,6 +72,7 @@ class MatchListView(ApiView):
             player_ids=data["players"],
             user=request.user,
             language=get_language(),
+            preset_id=data.get("preset"),
         )
         return Response(MatchSerializer(self.match(match_id=match.pk)).data, status=status.HTTP_201_CREATED)
 
@@ -142,9 +143,18 @@ class MatchReopenView(_MatchAction):
 class MatchRescoreView(ApiView):
     serializer_class = MatchSerializer
 
-    @extend_schema(request=None, responses={200: MatchSerializer, **ERRORS}, summary="Re-score with the current rules")
+    @extend_schema(
+        request=None,
+        parameters=[IF_MATCH],
+        responses={200: MatchSerializer, **ERRORS},
+        summary="Re-score with the current rules",
+    )
     def post(self, request: Request, match_id: int) -> Response:
-        services.match_rescore(match=self.match(match_id=match_id), user=request.user)
+        """With If-Match (the ``version`` of a preview from ``.../rescore/preview``), a match changed since then
+        is refused with 409 and the current match."""
+        services.match_rescore(
+            match=self.match(match_id=match_id), user=request.user, expected_version=self.expected_version()
+        )
         match = self.match(match_id=match_id)
         return etag(Response(MatchSerializer(match).data), match.version)
 

@@ -46,6 +46,17 @@ from .players import (
     player_restore,
     player_update,
 )
+from .presets import (
+    preset_create,
+    preset_current_version,
+    preset_default,
+    preset_delete,
+    preset_get,
+    preset_list,
+    preset_set_default,
+    preset_update,
+    preset_versions_attach,
+)
 from .rounds import (
     match_rescore,
     match_undo_last,
@@ -54,12 +65,15 @@ from .rounds import (
     round_record,
     round_undo,
 )
+from .whatif import Preview, RoundChange, match_options_preview, match_rescore_preview
 
 __all__ = [
     "UNSET",
     "Conflict",
     "IdempotencyMismatch",
     "NotAllowed",
+    "Preview",
+    "RoundChange",
     "ServiceError",
     "StaleVersion",
     "ValidationFailed",
@@ -78,9 +92,11 @@ __all__ = [
     "match_delete",
     "match_finish",
     "match_options_change",
+    "match_options_preview",
     "match_rematch",
     "match_reopen",
     "match_rescore",
+    "match_rescore_preview",
     "match_undo_last",
     "member_invite",
     "member_require",
@@ -97,6 +113,15 @@ __all__ = [
     "player_rename",
     "player_restore",
     "player_update",
+    "preset_create",
+    "preset_current_version",
+    "preset_default",
+    "preset_delete",
+    "preset_get",
+    "preset_list",
+    "preset_set_default",
+    "preset_update",
+    "preset_versions_attach",
     "round_delete",
     "round_edit",
     "round_record",

@@ -21,6 +21,7 @@ from .common import (
     version_check,
 )
 from .errors import Conflict, NotAllowed, ValidationFailed
+from .presets import preset_version_for
 from .rounds import _event, _live, _seating, match_lock, match_state_follow, rounds_rescore
 
 
@@ -33,17 +34,25 @@ def match_create(
     player_ids: Sequence[int],
     user: Any,
     language: str | None = None,
+    preset_id: Any = None,
 ) -> Match:
     """Start a match of ``ruleset`` with the players seated in ``player_ids`` order (seat 0 deals first).
 
     The ruleset checks the player count and the options; the stored options
     have every default filled in. ``language`` (the creator's) picks the defaults that depend on it
     (NJET: the edition of the rules); options given explicitly win.
+
+    ``preset_id``: the group's house rules for this game to start from.  Their current version's options are
+    the starting point, ``options`` given are laid over them.  The match records that version only when its
+    options end up exactly the preset's; changed options record no house rules (the match page would
+    otherwise name rules that were not played).  The match keeps its own copy of the options either way.
     """
     member_require(group=group, user=user)
     rules = ruleset_get(ruleset)
+    version = None if preset_id is None else preset_version_for(group=group, ruleset=rules, preset_id=preset_id)
     if options is None or isinstance(options, dict):
-        options = {**rules.language_defaults(language), **(options or {})}
+        base = rules.language_defaults(language) if version is None else dict(version.options)
+        options = {**base, **(options or {})}
     ids = list(player_ids)
     if any(not isinstance(i, int) or isinstance(i, bool) for i in ids):
         raise ValidationFailed.single("players", gettext("Players are given by their ids."))
@@ -63,7 +72,11 @@ def match_create(
         )
     parsed = options_or_fail(rules, options, players=len(ids))
     # no rounds, no winners yet (``None`` is for matches older than the field)
-    match = Match.objects.create(group=group, ruleset=rules.key, options=parsed, created_by=user, winners=[])
+    if version is not None and any(parsed.get(k) != v for k, v in version.options.items()):
+        version = None
+    match = Match.objects.create(
+        group=group, ruleset=rules.key, options=parsed, created_by=user, winners=[], preset_version=version
+    )
     Seat.objects.bulk_create(Seat(match=match, player_id=pid, number=n) for n, pid in enumerate(ids))
     return match
 
@@ -74,8 +87,15 @@ def match_rematch(*, match: Match, user: Any) -> Match:
     seats = Seat.objects.filter(match=match).order_by("number").values_list("player_id", "player__merged_into_id")
     # a player merged into another since then sits as the player they became
     ids = [merged or pid for pid, merged in seats]
+    # still the same house rules when their current version has the same options (and they were not removed)
+    preset = match.preset_version.preset if match.preset_version is not None else None
     return match_create(
-        group=match.group, ruleset=match.ruleset, options=dict(match.options), player_ids=ids, user=user
+        group=match.group,
+        ruleset=match.ruleset,
+        options=dict(match.options),
+        player_ids=ids,
+        user=user,
+        preset_id=preset.pk if preset is not None and preset.archived_at is None else None,
     )
 
 

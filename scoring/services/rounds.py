@@ -492,14 +492,17 @@ def match_undo_last(*, match: Match, user: Any, expected_version: int | None = N
         return _undo(rnd=rnd, target=target, user=user)
 
 
-def match_rescore(*, match: Match, user: Any) -> Match:
+def match_rescore(*, match: Match, user: Any, expected_version: int | None = None) -> Match:
     """Re-score every live round with the current ruleset version (after a rules fix).
 
     Rounds whose result changes get a new version and a "rescore" event; the
-    match finishes or reopens as the rules now say.
+    match finishes or reopens as the rules now say. ``expected_version`` (the match version a preview showed)
+    is checked when given: a match changed since then is refused with StaleVersion.
     """
     with transaction.atomic():
         locked = match_lock_member(match_id=match.pk, user=user)
+        if expected_version is not None:
+            version_check(locked, expected_version)
         ruleset = ruleset_get(locked.ruleset)
         seats, names = _seating(locked)
         options = options_or_fail(ruleset, locked.options, players=len(seats))

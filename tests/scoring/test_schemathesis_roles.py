@@ -65,11 +65,15 @@ SEMANTIC: dict[str, tuple[str, ...]] = {
     # ids of players of another group (or of none)
     "POST /api/v1/groups/{group_id}/players/{player_id}/merge": ("into",),
     "POST /api/v1/groups/{group_id}/invites": ("player",),
-    "POST /api/v1/groups/{group_id}/matches": ("players", "options", "ruleset"),
+    "POST /api/v1/groups/{group_id}/matches": ("players", "options", "ruleset", "preset"),
+    # house rules: a cleaned name unique per game, the game's own options (a preset id of the group: above)
+    "POST /api/v1/groups/{group_id}/presets": ("name", "options", "ruleset"),
+    "PATCH /api/v1/groups/{group_id}/presets/{preset_id}": ("name", "options"),
     # a game's own rules: the facts of a round, its options, the cards of a trick
     "POST /api/v1/matches/{match_id}/rounds": ("facts", "number"),
     "PATCH /api/v1/matches/{match_id}/rounds/{number}": ("facts",),
     "PATCH /api/v1/matches/{match_id}": ("options",),
+    "POST /api/v1/matches/{match_id}/options/preview": ("options",),
     "POST /api/v1/rulesets/{key}/score": ("facts", "before", "options", "players"),
     "POST /api/v1/rulesets/{key}/trick": ("plays", "setup", "options"),
     # an export document is checked whole by the importer, which names every field it refuses

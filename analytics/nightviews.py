@@ -1,0 +1,71 @@
+"""Game night pages: a group's nights, one night's figures, its PNG, and the split/merge corrections."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from . import selectors
+from .nightfigures import night_report
+from .nightimage import night_png
+from .nights import Night, match_for_user, night_list, night_of_match
+from .services.nights import night_merge, night_split
+
+
+def _night(request: HttpRequest, match_id: int) -> Night:
+    match = match_for_user(user=request.user, match_id=match_id)
+    night = night_of_match(group=match.group, match_id=match.pk) if match is not None else None
+    if night is None:
+        raise Http404
+    return night
+
+
+@login_required
+def night_index(request: HttpRequest, group_id: int) -> HttpResponse:
+    group = selectors.group_visible(user=request.user, group_id=group_id)
+    if group is None:
+        raise Http404
+    return render(request, "analytics/nights.html", {"group": group, "nights": night_list(group=group)})
+
+
+@login_required
+def night_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    night = _night(request, match_id)
+    if match_id != night.key:  # one address per night, the one members share
+        return redirect("analytics:night", match_id=night.key)
+    report = night_report(night=night)
+    group = selectors.group_visible(user=request.user, group_id=night.group_id)
+    return render(
+        request,
+        "analytics/night.html",
+        {
+            "group": group,
+            "night": night,
+            "report": report,
+            "share_url": request.build_absolute_uri(reverse("analytics:night", args=[night.key])),
+            "image_url": reverse("analytics:night-image", args=[night.key]),
+        },
+    )
+
+
+@login_required
+def night_image(request: HttpRequest, match_id: int) -> HttpResponse:
+    night = _night(request, match_id)
+    response = HttpResponse(night_png(night_report(night=night)), content_type="image/png")
+    response["Content-Disposition"] = f'inline; filename="night-{night.key}.png"'
+    response["Cache-Control"] = "private, max-age=60"
+    return response
+
+
+@login_required
+@require_POST
+def night_correct(request: HttpRequest, match_id: int, action: str) -> HttpResponse:
+    match = match_for_user(user=request.user, match_id=match_id)
+    if match is None or action not in ("split", "merge"):
+        raise Http404
+    (night_split if action == "split" else night_merge)(match=match, user=request.user)
+    night = night_of_match(group=match.group, match_id=match.pk)
+    return redirect("analytics:night", match_id=night.key if night else match.pk)
