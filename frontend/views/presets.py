@@ -59,8 +59,13 @@ def preset_new(request: HttpRequest, group_id: int) -> HttpResponse:
     ruleset = selectors.ruleset_get(key=request.GET.get("game") or request.POST.get("game", ""))
     if request.method != "POST":
         return _form(request, group=group, ruleset=ruleset, preset=None, start=None)
-    try:
-        services.preset_create(
+    return _saved(
+        request,
+        group=group,
+        ruleset=ruleset,
+        preset=None,
+        start=None,
+        save=lambda: services.preset_create(
             group=group,
             ruleset=ruleset.key,
             name=request.POST.get("name", ""),
@@ -68,14 +73,30 @@ def preset_new(request: HttpRequest, group_id: int) -> HttpResponse:
             is_default=request.POST.get("is_default") == "on",
             user=request.user,
             language=get_language(),
-        )
+        ),
+    )
+
+
+def _saved(
+    request: HttpRequest,
+    *,
+    group: Group,
+    ruleset: Any,
+    preset: Preset | None,
+    start: dict[str, Any] | None,
+    save: Any,
+) -> HttpResponse:
+    """Run ``save``; a refusal redraws the form with each option's message, anything else goes back to the
+    group page with a message."""
+    try:
+        save()
     except services.ValidationFailed as exc:
         return _form(
             request,
             group=group,
             ruleset=ruleset,
-            preset=None,
-            start=None,
+            preset=preset,
+            start=start,
             post=request.POST,
             errors=field_errors(exc),
             name=request.POST.get("name", ""),
@@ -96,29 +117,19 @@ def preset_edit(request: HttpRequest, group_id: int, preset_id: int) -> HttpResp
     current = services.preset_current_version(preset=preset)
     if request.method != "POST":
         return _form(request, group=group, ruleset=ruleset, preset=preset, start=current.options, name=preset.name)
-    try:
-        services.preset_update(
+    return _saved(
+        request,
+        group=group,
+        ruleset=ruleset,
+        preset=preset,
+        start=current.options,
+        save=lambda: services.preset_update(
             preset=preset,
             user=request.user,
             name=request.POST.get("name", ""),
             options=_options_from_post(ruleset, request.POST, []),
-        )
-    except services.ValidationFailed as exc:
-        return _form(
-            request,
-            group=group,
-            ruleset=ruleset,
-            preset=preset,
-            start=current.options,
-            post=request.POST,
-            errors=field_errors(exc),
-            name=request.POST.get("name", ""),
-        )
-    except services.ServiceError as exc:
-        messages.error(request, error_text(exc))
-        return redirect(_group_url(group.pk))
-    messages.success(request, gettext("House rules saved."))
-    return redirect(_group_url(group.pk))
+        ),
+    )
 
 
 @login_required
