@@ -56,9 +56,11 @@ class GroupRows:
 def _sum_games(rows: Iterable[Mapping[str, Any]]) -> dict[int, dict[str, int]]:
     out: dict[int, dict[str, int]] = {}
     for row in rows:
-        cell = out.setdefault(row["player_id"], {"matches": 0, "wins": 0, "sum_rank": 0, "rounds": 0, "points": 0})
+        cell = out.setdefault(
+            row["player_id"], {"matches": 0, "wins": 0, "sum_rank": 0, "rounds": 0, "points": 0, "round_points": 0}
+        )
         for name in cell:
-            cell[name] += int(row[name] or 0)
+            cell[name] += int(row.get(name, row["points"]) or 0)
     return out
 
 

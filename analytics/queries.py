@@ -51,7 +51,8 @@ def player_games(group_id: int, flt: StatsFilter) -> list[dict[str, Any]]:
         SELECT s.player_id, s.ruleset, COUNT(*) AS matches,
                SUM(CASE WHEN s.won THEN 1 ELSE 0 END) AS wins,
                MAX(s.total) AS best_total, MIN(s.total) AS worst_total,
-               SUM(s.rank) AS sum_rank, SUM(s.rounds) AS rounds, SUM(s.total) AS points
+               SUM(s.rank) AS sum_rank, SUM(s.rounds) AS rounds, SUM(s.total) AS points,
+               SUM(CASE WHEN s.rounds > 0 THEN s.total ELSE 0 END) AS round_points
         FROM {ST} s WHERE {cond}
         GROUP BY s.player_id, s.ruleset
         ORDER BY s.player_id, s.ruleset

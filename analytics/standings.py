@@ -8,7 +8,8 @@ highest totals (``WINNERS_BY_TOTALS``) are ranked from their points alone: their
 The games played without fixed partnerships are ranked by one SQL statement over the score rows
 (:func:`_insert_ranked`), which gives what :func:`standing_rows` would without the Python round trip; for
 Abluxxen and Was sticht? it reads the winners the match recorded when its rounds were last scored
-(``Match.winners``), and only a match that never recorded them is replayed here.
+(``Match.winners``), and only a match that never recorded them is replayed here.  A totals-only match (recorded
+from its final scores, no rounds) is ranked from ``Match.totals`` with ``rounds`` 0 (:func:`_totals_only`).
 """
 
 from __future__ import annotations
@@ -236,14 +237,51 @@ def _write(batches: Iterable[list[dict[str, Any]]]) -> int:
     return written
 
 
+def _totals_only(matches: Any) -> Iterator[list[dict[str, Any]]]:
+    """Standings of finished totals-only matches (``Match.totals``, no rounds): ``rounds`` is 0, the winners are
+    the seats the match recorded (the best totals), the partnerships those its options fix."""
+    for match in matches.filter(state=Match.State.FINISHED, totals_only=True).prefetch_related("seats").order_by("pk"):
+        seats = sorted((seat.number, seat.player_id) for seat in match.seats.all())
+        totals = [int(v) for v in (match.totals or [])]
+        if len(seats) < 2 or len(totals) != len(seats):
+            continue
+        winners = set(match.winners or best_seats(totals))
+        try:
+            game = rules.get(match.ruleset)
+            teams = game.fixed_teams(game.options_parse(match.options, players=len(seats)), players=len(seats))
+        except Exception as exc:  # options an old ruleset cannot read must not stop the statistics
+            logger.info("standings: totals-only match %s options failed (%r)", match.pk, exc)
+            teams = None
+        ranks = ranks_of(totals, winners)
+        yield [
+            {
+                "match_id": match.pk,
+                "group_id": match.group_id,
+                "player_id": player_id,
+                "ruleset": match.ruleset,
+                "seat": number,
+                "team": teams.get(number) if teams else None,
+                "players": len(seats),
+                "finished_at": match.finished_at,
+                "rounds": 0,
+                "total": totals[number],
+                "rank": ranks[number],
+                "won": number in winners,
+            }
+            for number, player_id in seats
+        ]
+
+
 def standings_match_refresh(*, match_id: int) -> int:
     """Recompute one match's standings (none when it is open, empty or deleted); returns the rows written."""
     with transaction.atomic():
         MatchStanding.objects.filter(match_id=match_id).delete()
-        found = Match.objects.filter(pk=match_id).values_list("ruleset", "winners").first()
+        found = Match.objects.filter(pk=match_id).values_list("ruleset", "winners", "totals_only").first()
         if found is None:
             return 0
-        if ranked_in_sql(*found):
+        if found[2]:
+            return _write(_totals_only(Match.objects.filter(pk=match_id)))
+        if ranked_in_sql(found[0], found[1]):
             return _insert_ranked("m.id = %s", [match_id])
         return _write(_matches("m.id = %s", [match_id]))
 
@@ -253,4 +291,8 @@ def standings_group_rebuild(*, group_id: int) -> int:
     with transaction.atomic():
         MatchStanding.objects.filter(group_id=group_id).delete()
         where = "m.group_id = %s"
-        return _insert_ranked(where, [group_id]) + _write(_matches(where, [group_id]))
+        return (
+            _insert_ranked(where, [group_id])
+            + _write(_matches(where, [group_id]))
+            + _write(_totals_only(Match.objects.filter(group_id=group_id)))
+        )

@@ -144,7 +144,8 @@ def player_line(row: Mapping[str, Any] | None, *, scores: bool = True) -> dict[s
         "avg_rank": num(int(row.get("sum_rank") or 0) / matches) if matches else None,
         "rounds": rounds,
         "points": points,
-        "points_per_round": num(points / rounds) if rounds else None,
+        # totals-only matches have points but no rounds: only the points scored in rounds count here
+        "points_per_round": num(int(row.get("round_points", points) or 0) / rounds) if rounds else None,
     }
 
 

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from .views import accounts, group_life, groups, live, matches, pages, presets, referee, rounds, rules, whatif
+from .views import accounts, group_life, groups, live, matches, pages, presets, referee, rounds, rules, totals, whatif
 
 _auth = "frontend/auth/"
 
@@ -84,6 +84,7 @@ urlpatterns = [
     # matches and rounds
     path("groups/<int:group_id>/matches/new", matches.match_new, name="match_new"),
     path("groups/<int:group_id>/matches/seating", matches.match_seating, name="match_seating"),
+    path("groups/<int:group_id>/matches/totals", totals.match_totals_new, name="match_totals_new"),
     path("matches/<int:match_id>/rematch", matches.match_rematch, name="match_rematch"),
     path("matches/<int:match_id>/", matches.match_page, name="match"),
     path("matches/<int:match_id>/board", matches.board, name="match_board"),

@@ -83,6 +83,8 @@ def group_export(*, group: Group) -> dict[str, Any]:
                     }
                     for r in m.rounds.all()
                 ],
+                # only totals-only matches carry these keys: older files stay as they were
+                **({"totals_only": True, "totals": m.totals} if m.totals_only else {}),
             }
             for m in _matches(group)
         ],
@@ -108,7 +110,20 @@ def group_export_csv(*, group: Group, table: str) -> str:
             user = p.user.get_username() if p.user else ""
             writer.writerow([p.pk, _cell(p.name), _cell(user), int(p.user_id is None), _iso(p.created_at)])
     elif table == "matches":
-        writer.writerow(["match_id", "ruleset", "state", "created_at", "finished_at", "players", "options", "rounds"])
+        writer.writerow(
+            [
+                "match_id",
+                "ruleset",
+                "state",
+                "created_at",
+                "finished_at",
+                "players",
+                "options",
+                "rounds",
+                "totals_only",
+                "totals",
+            ]
+        )
         for m in _matches(group):
             live = [r for r in m.rounds.all() if r.deleted_at is None]
             names = " | ".join(s.player.name for s in m.seats.all())
@@ -122,6 +137,8 @@ def group_export_csv(*, group: Group, table: str) -> str:
                     _cell(names),
                     json.dumps(m.options),
                     len(live),
+                    int(m.totals_only),
+                    " | ".join(str(v) for v in m.totals or []) if m.totals_only else "",
                 ]
             )
     elif table == "rounds":

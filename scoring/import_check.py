@@ -67,6 +67,8 @@ class MatchPlan:
     winners: list[int]
     next_number: int
     rounds: list[RoundPlan] = field(default_factory=list)
+    totals_only: bool = False  # recorded from its final scores alone: ``totals`` per seat, no rounds
+    totals: list[int] | None = None
 
 
 @dataclass
@@ -209,6 +211,9 @@ def _match(c: Problems, raw: Any, path: str, players: dict[str, PlayerPlan]) -> 
         return None
     if any(h is None for h in heads) or None in (created, state):
         return None
+    if m.get("totals_only", False) is not False:
+        return _totals_plan(c, m, path, key=ruleset.key, opts=opts, seated=seated, heads=heads, state=state,
+                            reason=reason, created=created, finished=finished)  # fmt: skip
 
     numbered = [(h, f"{path}.rounds[{k}]") for k, h in enumerate(heads) if h is not None]
     live = sorted((x for x in numbered if x[0]["deleted_at"] is None), key=lambda x: x[0]["number"])
@@ -261,6 +266,55 @@ def _match(c: Problems, raw: Any, path: str, players: dict[str, PlayerPlan]) -> 
             )
         )
     return plan
+
+
+def _totals_plan(
+    c: Problems,
+    m: dict[str, Any],
+    path: str,
+    *,
+    key: str,
+    opts: dict[str, Any],
+    seated: list[str],
+    heads: list[Any],
+    state: str,
+    reason: str,
+    created: Any,
+    finished: datetime | None,
+) -> MatchPlan | None:
+    """A totals-only match: ``totals_only: true``, a final score per seat, no rounds, finished by hand."""
+    from scoring.rules.types import best_seats
+    from scoring.services.totals import POINTS_LIMIT
+
+    before = sum(map(len, c.found.values()))
+    if m.get("totals_only") is not True:
+        c.add(f"{path}.totals_only", gettext("Expected true or false."))
+    if heads:
+        c.add(f"{path}.rounds", gettext("A match recorded from its final scores has no rounds."))
+    if state != Match.State.FINISHED or reason != Match.FinishReason.MANUAL or finished is None:
+        c.add(f"{path}.state", gettext("A match recorded from its final scores is finished by hand, with its time."))
+    totals = c.items(m.get("totals"), f"{path}.totals", limit=_SEATS, least=1)
+    if len(totals) != len(seated):
+        c.add(f"{path}.totals", gettext("Give one final score for each player of the match."))
+    for k, value in enumerate(totals):
+        if not isinstance(value, int) or isinstance(value, bool) or not -POINTS_LIMIT <= value <= POINTS_LIMIT:
+            c.add(f"{path}.totals[{k}]", gettext("Expected a whole number between %(low)s and %(high)s.")
+                  % {"low": -POINTS_LIMIT, "high": POINTS_LIMIT})  # fmt: skip
+    if sum(map(len, c.found.values())) > before:
+        return None
+    return MatchPlan(
+        ruleset=key,
+        options=opts,
+        state=state,
+        finish_reason=reason,
+        created_at=created,
+        finished_at=finished,
+        players=seated,
+        winners=list(best_seats(totals)),
+        next_number=1,
+        totals_only=True,
+        totals=[int(v) for v in totals],
+    )
 
 
 def _state_agrees(c: Problems, path: str, *, state: str, reason: str, finished: datetime | None, over: bool) -> bool:

@@ -82,6 +82,8 @@ def plan_write(*, group: Group, plan: Plan, user: Any, report: Report = _quiet) 
             next_number=m.next_number,
             winners=m.winners,
             created_at=m.created_at,
+            totals_only=m.totals_only,
+            totals=m.totals,
         )
         for m in plan.matches
     ]

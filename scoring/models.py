@@ -183,6 +183,11 @@ class Match(models.Model):
     preset_version = models.ForeignKey(
         "PresetVersion", null=True, blank=True, on_delete=models.RESTRICT, related_name="matches"
     )
+    # Recorded from its final scores alone (a paper pad, an evening nobody entered rounds): it has no rounds,
+    # ``totals`` holds the final points per seat, and it is finished from its creation (``created_at`` and
+    # ``finished_at`` are when it was played).  Standings and ratings count it; per-round statistics cannot.
+    totals_only = models.BooleanField(default=False)
+    totals = models.JSONField(null=True, blank=True, default=None)
 
     class Meta:
         ordering = ["-created_at", "-id"]

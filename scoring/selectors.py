@@ -386,7 +386,15 @@ def match_scoreboard(*, match: Match) -> dict[str, Any]:
         "target": None,
         "winners": [],
         "extra": {},
+        "totals_only": match.totals_only,
     }
+    if match.totals_only:  # recorded from its final scores: no rounds to replay, the recorded winners stand
+        board.update(
+            totals=[int(v) for v in match.totals or []],
+            finished=True,
+            winners=[ref for ref in (_seat_ref(w, seats) for w in match.winners or []) if ref is not None],
+        )
+        return board
     try:
         state = ruleset.state(
             [r.facts for r in live],

@@ -209,6 +209,13 @@ class MatchSerializer(serializers.ModelSerializer):
     seats = serializers.SerializerMethodField()
     rounds_played = serializers.IntegerField(read_only=True)
     preset = serializers.SerializerMethodField()
+    totals_only = serializers.BooleanField(read_only=True, help_text="recorded from its final scores alone (no rounds)")
+    totals = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        read_only=True,
+        help_text="the final score per seat of a totals-only match; null for a match with rounds",
+    )
 
     class Meta:
         model = Match
@@ -225,6 +232,8 @@ class MatchSerializer(serializers.ModelSerializer):
             "created_at",
             "finished_at",
             "preset",
+            "totals_only",
+            "totals",
         ]
 
     @extend_schema_field(SeatRefSerializer(many=True))
@@ -412,6 +421,9 @@ class ScoreboardSerializer(serializers.Serializer):
     winners = SeatRefSerializer(many=True)
     extra = ObjectField()
     needs_rescore = serializers.BooleanField()
+    totals_only = serializers.BooleanField(
+        help_text="recorded from its final scores alone: no rounds, 'totals' are the final scores"
+    )
     problems = serializers.ListField(child=ObjectField())
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from .apis import accounts, exports, groups, matches, players, presets, rounds, rulesets, whatif
+from .apis import accounts, exports, groups, matches, players, presets, rounds, rulesets, totals, whatif
 
 app_name = "api"
 
@@ -33,6 +33,7 @@ urlpatterns = [
     path("groups/<int:group_id>/players/<int:player_id>", players.PlayerDetailView.as_view(), name="player"),
     path("groups/<int:group_id>/players/<int:player_id>/merge", players.PlayerMergeView.as_view(), name="player-merge"),
     path("groups/<int:group_id>/matches", matches.MatchListView.as_view(), name="matches"),
+    path("groups/<int:group_id>/matches/totals", totals.TotalsMatchCreateView.as_view(), name="matches-totals"),
     path("groups/<int:group_id>/presets", presets.PresetListView.as_view(), name="presets"),
     path("groups/<int:group_id>/presets/<int:preset_id>", presets.PresetDetailView.as_view(), name="preset"),
     path("groups/<int:group_id>/export", exports.GroupExportView.as_view(), name="group-export"),

@@ -203,6 +203,10 @@ def _per_player(rnd: dict[str, Any], board: dict[str, Any]) -> list[dict[str, An
 @login_required
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     match = selectors.match_get(user=request.user, match_id=match_id)
+    if match.totals_only:  # recorded from its final scores: no rounds, no entry form
+        from .totals_page import totals_match_page
+
+        return totals_match_page(request, match)
     context = _board_context(match)
     c = entry.context_for(match, context["board"])
     context.update(entry.form_context(c))

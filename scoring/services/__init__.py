@@ -65,6 +65,7 @@ from .rounds import (
     round_record,
     round_undo,
 )
+from .totals import match_record_totals
 from .whatif import Preview, RoundChange, match_options_preview, match_rescore_preview
 
 __all__ = [
@@ -93,6 +94,7 @@ __all__ = [
     "match_finish",
     "match_options_change",
     "match_options_preview",
+    "match_record_totals",
     "match_rematch",
     "match_reopen",
     "match_rescore",

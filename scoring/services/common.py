@@ -15,7 +15,7 @@ from scoring import rules
 from scoring.models import Match, Round
 from scoring.rules import InvalidRound, Problem, Ruleset
 
-from .errors import StaleVersion, ValidationFailed
+from .errors import Conflict, StaleVersion, ValidationFailed
 
 logger = logging.getLogger(__name__)
 
@@ -175,3 +175,13 @@ def history_or_fail(
     except InvalidRound as exc:
         error = exc
     raise rules_failed(ruleset, error, prefix=labels[index], names=names) from None
+
+
+def totals_only_refuse(match: Match) -> None:
+    """A match recorded from its final scores alone has no rounds: none can be added, and nothing re-scored."""
+    if match.totals_only:
+        raise Conflict(
+            gettext(
+                "This match was recorded from its final scores only: it has no rounds, and none can be added to it."
+            )
+        )

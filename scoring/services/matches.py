@@ -18,6 +18,7 @@ from .common import (
     ruleset_get,
     stats_group_after_commit,
     stats_match_changed,
+    totals_only_refuse,
     version_check,
 )
 from .errors import Conflict, NotAllowed, ValidationFailed
@@ -105,6 +106,7 @@ def match_options_change(*, match: Match, options: dict[str, Any], expected_vers
         locked = match_lock(match_id=match.pk)
         member_require(group=locked.group, user=user)
         version_check(locked, expected_version)
+        totals_only_refuse(locked)
         rules = ruleset_get(locked.ruleset)
         seats, names = _seating(locked)
         parsed = options_or_fail(rules, options, players=len(seats))
@@ -152,6 +154,7 @@ def match_reopen(*, match: Match, expected_version: int | None, user: Any) -> Ma
         version_check(locked, expected_version)
         if locked.state == Match.State.OPEN:
             raise Conflict(gettext("This match is already open."))
+        totals_only_refuse(locked)
         if locked.finish_reason == Match.FinishReason.RULES:
             raise Conflict(gettext("The rules say this match is over; edit or delete a round to reopen it."))
         before = match_snapshot(locked)

@@ -35,6 +35,7 @@ from .common import (
     round_snapshot,
     ruleset_get,
     stats_match_changed,
+    totals_only_refuse,
     version_check,
 )
 from .errors import AlreadyUndone, Conflict, IdempotencyMismatch, NotAllowed, RoundTaken, ServiceError
@@ -295,6 +296,7 @@ def _taken(match: Match, live: Sequence[Round], expected: int) -> RoundTaken:
 
 def _round_create(*, match: Match, facts: Any, user: Any, expected_number: int | None = None) -> Round:
     """The new round on ``match``, locked by ``match_lock_member`` (so ``user`` is a member)."""
+    totals_only_refuse(match)
     before = _live(match, explained=False)
     number = round_next_number(live=before)
     if expected_number is not None and expected_number != number:
@@ -503,6 +505,7 @@ def match_rescore(*, match: Match, user: Any, expected_version: int | None = Non
         locked = match_lock_member(match_id=match.pk, user=user)
         if expected_version is not None:
             version_check(locked, expected_version)
+        totals_only_refuse(locked)
         ruleset = ruleset_get(locked.ruleset)
         seats, names = _seating(locked)
         options = options_or_fail(ruleset, locked.options, players=len(seats))

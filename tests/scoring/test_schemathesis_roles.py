@@ -66,6 +66,8 @@ SEMANTIC: dict[str, tuple[str, ...]] = {
     "POST /api/v1/groups/{group_id}/players/{player_id}/merge": ("into",),
     "POST /api/v1/groups/{group_id}/invites": ("player",),
     "POST /api/v1/groups/{group_id}/matches": ("players", "options", "ruleset", "preset"),
+    # a totals-only match: the same, and a final score per player (partners' equal), a date not in the future
+    "POST /api/v1/groups/{group_id}/matches/totals": ("players", "options", "ruleset", "points", "played_at"),
     # house rules: a cleaned name unique per game, the game's own options (a preset id of the group: above)
     "POST /api/v1/groups/{group_id}/presets": ("name", "options", "ruleset"),
     "PATCH /api/v1/groups/{group_id}/presets/{preset_id}": ("name", "options"),
