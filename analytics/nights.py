@@ -87,13 +87,16 @@ def nights_group(
 
 
 def night_matches(*, group_id: int) -> list[NightMatch]:
-    """The group's finished matches in start order (what nights are made of)."""
-    found = (
-        Match.objects.filter(group_id=group_id, state=Match.State.FINISHED)
-        .order_by("created_at", "id")
-        .values_list("id", "ruleset", "created_at", "finished_at")
+    """The group's finished matches in start order (what nights are made of). A totals-only match was played
+    when its final scores say (``finished_at``), not when someone typed them in (``created_at``)."""
+    found = Match.objects.filter(group_id=group_id, state=Match.State.FINISHED).values_list(
+        "id", "ruleset", "created_at", "finished_at", "totals_only"
     )
-    return [NightMatch(id=i, ruleset=r, started_at=s, finished_at=f) for i, r, s, f in found]
+    matches = [
+        NightMatch(id=i, ruleset=r, started_at=f if totals and f is not None else s, finished_at=f)
+        for i, r, s, f, totals in found
+    ]
+    return sorted(matches, key=lambda m: (m.started_at, m.id))
 
 
 def night_list(*, group: Group) -> list[Night]:

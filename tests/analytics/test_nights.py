@@ -191,3 +191,31 @@ def test_outsiders_get_404_everywhere(table: Table, evening: Evening) -> None:
     assert not NightBreak.objects.exists()
     anonymous = Client().get(_night_url(match))
     assert anonymous.status_code == 302 and "login" in anonymous["Location"]
+
+
+def test_a_totals_only_match_joins_the_night_it_was_played_on(table: Table, evening: Evening) -> None:
+    """A paper pad typed in days later belongs to the evening it was played: the night of its date, with its
+    winner, and no round of it can be the night's biggest (it has none)."""
+    from analytics import services as analytics_services
+    from scoring import services
+
+    played = evening.night[-1].finished_at + dt.timedelta(minutes=30)
+    paper = services.match_record_totals(
+        group=table.group,
+        ruleset="abluxxen",
+        options={},
+        player_ids=[p.pk for p in table.players[:3]],
+        points=[3, 9, 5],
+        played_at=played,
+        user=table.owner,
+    )
+    analytics_services.stats_rebuild_group(group_id=table.group.pk)
+
+    response = _client(table.member).get(_night_url(evening.night[0]))
+    assert response.status_code == 200
+    report = response.context["report"]
+    assert report.matches[-1]["id"] == paper.pk
+    assert report.matches[-1]["winners"] == [table.players[1].name]
+    assert report.biggest["player"] == "Dani" and report.biggest["points"] == 60  # still MÜ's round
+    image = _client(table.member).get(reverse("analytics:night-image", args=[evening.night[0].pk]))
+    assert image.status_code == 200 and image["Content-Type"] == "image/png"
