@@ -1,7 +1,21 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from .views import accounts, group_life, groups, live, matches, pages, presets, referee, rounds, rules, totals, whatif
+from .views import (
+    accounts,
+    bgstats,
+    group_life,
+    groups,
+    live,
+    matches,
+    pages,
+    presets,
+    referee,
+    rounds,
+    rules,
+    totals,
+    whatif,
+)
 
 _auth = "frontend/auth/"
 
@@ -75,6 +89,13 @@ urlpatterns = [
     path("groups/<int:group_id>/export.csv", group_life.group_export_csv, name="group_export_csv"),
     path("groups/<int:group_id>/export.json", group_life.group_export_json, name="group_export_json"),
     path("groups/<int:group_id>/import", group_life.group_import, name="group_import"),
+    path("groups/<int:group_id>/export-bgstats.json", bgstats.group_export_bgstats, name="group_export_bgstats"),
+    path("groups/<int:group_id>/import/bgstats", bgstats.group_import_bgstats, name="group_import_bgstats"),
+    path(
+        "groups/<int:group_id>/import/bgstats/<str:token>",
+        bgstats.group_import_bgstats_review,
+        name="group_import_bgstats_review",
+    ),
     path("groups/<int:group_id>/import/<str:job_id>", group_life.group_import_job, name="group_import_job"),
     # house rules (option presets per game)
     path("groups/<int:group_id>/house-rules/new", presets.preset_new, name="preset_new"),

@@ -385,3 +385,19 @@ class PresetVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} v{self.number}"
+
+
+class BgStatsPlay(models.Model):
+    """A BG Stats play imported into a group (by its uuid): importing the same backup again adds nothing.
+    Deleting the match forgets it, so the play could be imported again."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="+")
+    uuid = models.CharField(max_length=64)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["group", "uuid"], name="bgstats_play_unique")]
+
+    def __str__(self) -> str:
+        return self.uuid

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from .apis import accounts, exports, groups, matches, players, presets, rounds, rulesets, totals, whatif
+from .apis import accounts, bgstats, exports, groups, matches, players, presets, rounds, rulesets, totals, whatif
 
 app_name = "api"
 
@@ -37,6 +37,8 @@ urlpatterns = [
     path("groups/<int:group_id>/presets", presets.PresetListView.as_view(), name="presets"),
     path("groups/<int:group_id>/presets/<int:preset_id>", presets.PresetDetailView.as_view(), name="preset"),
     path("groups/<int:group_id>/export", exports.GroupExportView.as_view(), name="group-export"),
+    path("groups/<int:group_id>/export/bgstats", bgstats.BgStatsExportView.as_view(), name="group-export-bgstats"),
+    path("groups/<int:group_id>/import/bgstats", bgstats.BgStatsImportView.as_view(), name="group-import-bgstats"),
     path("groups/<int:group_id>/export/<str:table>.csv", exports.GroupExportCsvView.as_view(), name="group-export-csv"),
     path("groups/<int:group_id>/import", exports.GroupImportView.as_view(), name="group-import"),
     path("matches/<int:match_id>", matches.MatchDetailView.as_view(), name="match"),

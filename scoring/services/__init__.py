@@ -9,6 +9,7 @@ IdempotencyMismatch 422).
 from __future__ import annotations
 
 from .access import member_require, membership_of, owner_require
+from .bgstats import bgstats_import, bgstats_plan
 from .errors import Conflict, IdempotencyMismatch, NotAllowed, ServiceError, StaleVersion, ValidationFailed
 from .groups import (
     group_create,
@@ -78,6 +79,8 @@ __all__ = [
     "ServiceError",
     "StaleVersion",
     "ValidationFailed",
+    "bgstats_import",
+    "bgstats_plan",
     "group_create",
     "group_delete",
     "group_leave",

@@ -98,6 +98,16 @@ def _teams_check(seated: Sequence[Player], totals: Sequence[int], teams: dict[in
 
 
 @transaction.atomic
+def _winners(given: Sequence[int] | None, totals: list[int]) -> list[int]:
+    """The winning seats: ``given`` when it names seats of this table, else the best totals."""
+    if given:
+        seats = sorted({int(n) for n in given})
+        if all(0 <= n < len(totals) for n in seats):
+            return seats
+        raise ValidationFailed.single("winners", gettext("A winner must be one of the players at the table."))
+    return list(best_seats(totals))
+
+
 def match_record_totals(
     *,
     group: Group,
@@ -107,10 +117,12 @@ def match_record_totals(
     points: Sequence[int],
     played_at: Any,
     user: Any,
+    winners: Sequence[int] | None = None,
 ) -> Match:
     """Record a finished match from its final scores: ``points[i]`` is the final score of ``player_ids[i]``
     (seat order).  The best totals win (every game of ours is won on points when it is not played to the end
-    under its own rules); the match is finished at ``played_at`` (a date or a datetime, not in the future)."""
+    under its own rules) unless ``winners`` names the winning seats (a score sheet from another app that says
+    who won); the match is finished at ``played_at`` (a date or a datetime, not in the future)."""
     member_require(group=group, user=user)
     rules = ruleset_get(ruleset)
     seated = _seated(group, player_ids)
@@ -126,7 +138,7 @@ def match_record_totals(
         state=Match.State.FINISHED,
         finish_reason=Match.FinishReason.MANUAL,
         finished_at=moment,
-        winners=list(best_seats(totals)),
+        winners=_winners(winners, totals),
         totals_only=True,
         totals=totals,
     )

@@ -80,6 +80,8 @@ SEMANTIC: dict[str, tuple[str, ...]] = {
     "POST /api/v1/rulesets/{key}/trick": ("plays", "setup", "options"),
     # an export document is checked whole by the importer, which names every field it refuses
     "POST /api/v1/groups/import": ("format", "group", "players", "matches", "non_field_errors"),
+    # a BG Stats backup: its shape is checked by the importer, the mapping names players of the group
+    "POST /api/v1/groups/{group_id}/import/bgstats": ("document", "players"),
     "POST /api/v1/groups/{group_id}/import": ("format", "group", "players", "matches", "non_field_errors"),
 }
 
