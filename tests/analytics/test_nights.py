@@ -219,3 +219,15 @@ def test_a_totals_only_match_joins_the_night_it_was_played_on(table: Table, even
     assert report.biggest["player"] == "Dani" and report.biggest["points"] == 60  # still MÜ's round
     image = _client(table.member).get(reverse("analytics:night-image", args=[evening.night[0].pk]))
     assert image.status_code == 200 and image["Content-Type"] == "image/png"
+
+
+def test_rating_changes_print_one_minus_sign(table: Table, evening: Evening) -> None:
+    """A fall in rating prints U+2212, as every score column does, never a hyphen."""
+    import re
+
+    response = _client(table.member).get(_night_url(evening.night[0]))
+    report = response.context["report"]
+    assert any(r["change"] < 0 for r in report.ratings)  # somebody lost ground that night
+    table_html = _text(response).split('id="n-ratings"', 1)[1].split("</table>", 1)[0]
+    assert "−" in table_html
+    assert not re.search(r"(?<![\w-])-\d", table_html)
