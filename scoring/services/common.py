@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils.translation import gettext, ngettext
 
 from scoring import rules
-from scoring.models import Match, Round
+from scoring.models import Group, Match, Player, Round
 from scoring.rules import InvalidRound, Problem, Ruleset
 
 from .errors import Conflict, StaleVersion, ValidationFailed
@@ -185,3 +185,24 @@ def totals_only_refuse(match: Match) -> None:
                 "This match was recorded from its final scores only: it has no rounds, and none can be added to it."
             )
         )
+
+
+def players_seated(*, group: Group, player_ids: Sequence[Any]) -> list[Player]:
+    """The group's active players for these ids, in that (seat) order; a ValidationFailed naming "players" for
+    an id that is not a whole number, a player seated twice, or one not (or no longer) in the group."""
+    ids = list(player_ids)
+    if any(not isinstance(i, int) or isinstance(i, bool) for i in ids):
+        raise ValidationFailed.single("players", gettext("Players are given by their ids."))
+    if len(set(ids)) != len(ids):
+        raise ValidationFailed.single("players", gettext("A player can take only one seat."))
+    found = {
+        p.pk: p
+        for p in Player.objects.filter(group=group, pk__in=ids, merged_into__isnull=True, archived_at__isnull=True)
+    }
+    missing = [i for i in ids if i not in found]
+    if missing:
+        raise ValidationFailed.single(
+            "players",
+            gettext("These players are not in the group: %(ids)s.") % {"ids": ", ".join(map(str, missing))},
+        )
+    return [found[i] for i in ids]

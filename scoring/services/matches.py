@@ -9,19 +9,20 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from scoring.models import Group, Match, Player, Round, RoundEvent, Seat
+from scoring.models import Group, Match, Round, RoundEvent, Seat
 
 from .access import member_require
 from .common import (
     match_snapshot,
     options_or_fail,
+    players_seated,
     ruleset_get,
     stats_group_after_commit,
     stats_match_changed,
     totals_only_refuse,
     version_check,
 )
-from .errors import Conflict, NotAllowed, ValidationFailed
+from .errors import Conflict, NotAllowed
 from .presets import preset_version_for
 from .rounds import _event, _live, _seating, match_lock, match_state_follow, rounds_rescore
 
@@ -54,23 +55,7 @@ def match_create(
     if options is None or isinstance(options, dict):
         base = rules.language_defaults(language) if version is None else dict(version.options)
         options = {**base, **(options or {})}
-    ids = list(player_ids)
-    if any(not isinstance(i, int) or isinstance(i, bool) for i in ids):
-        raise ValidationFailed.single("players", gettext("Players are given by their ids."))
-    if len(set(ids)) != len(ids):
-        raise ValidationFailed.single("players", gettext("A player can take only one seat."))
-    found = {
-        p.pk: p
-        for p in Player.objects.filter(
-            group=group, pk__in=ids, merged_into__isnull=True, archived_at__isnull=True
-        ).only("pk", "group")
-    }
-    missing = [i for i in ids if i not in found]
-    if missing:
-        raise ValidationFailed.single(
-            "players",
-            gettext("These players are not in the group: %(ids)s.") % {"ids": ", ".join(map(str, missing))},
-        )
+    ids = [p.pk for p in players_seated(group=group, player_ids=player_ids)]
     parsed = options_or_fail(rules, options, players=len(ids))
     # no rounds, no winners yet (``None`` is for matches older than the field)
     if version is not None and any(parsed.get(k) != v for k, v in version.options.items()):

@@ -19,7 +19,7 @@ from scoring.models import Group, Match, Player, Seat
 from scoring.rules.types import best_seats
 
 from .access import member_require
-from .common import options_or_fail, ruleset_get, stats_match_changed
+from .common import options_or_fail, players_seated, ruleset_get, stats_match_changed
 from .errors import ValidationFailed
 
 # the widest final score any of our games reaches in a long evening is a few thousand points
@@ -45,25 +45,6 @@ def _played_at(value: Any) -> dt.datetime:
             "played_at", gettext("The date played cannot be before %(date)s.") % {"date": EARLIEST.isoformat()}
         )
     return moment
-
-
-def _seated(group: Group, player_ids: Sequence[Any]) -> list[Player]:
-    ids = list(player_ids)
-    if any(not isinstance(i, int) or isinstance(i, bool) for i in ids):
-        raise ValidationFailed.single("players", gettext("Players are given by their ids."))
-    if len(set(ids)) != len(ids):
-        raise ValidationFailed.single("players", gettext("A player can take only one seat."))
-    found = {
-        p.pk: p
-        for p in Player.objects.filter(group=group, pk__in=ids, merged_into__isnull=True, archived_at__isnull=True)
-    }
-    missing = [i for i in ids if i not in found]
-    if missing:
-        raise ValidationFailed.single(
-            "players",
-            gettext("These players are not in the group: %(ids)s.") % {"ids": ", ".join(map(str, missing))},
-        )
-    return [found[i] for i in ids]
 
 
 def _points(seated: Sequence[Player], points: Any) -> list[int]:
@@ -125,7 +106,7 @@ def match_record_totals(
     who won); the match is finished at ``played_at`` (a date or a datetime, not in the future)."""
     member_require(group=group, user=user)
     rules = ruleset_get(ruleset)
-    seated = _seated(group, player_ids)
+    seated = players_seated(group=group, player_ids=player_ids)
     parsed = options_or_fail(rules, options, players=len(seated))
     totals = _points(seated, points)
     _teams_check(seated, totals, rules.fixed_teams(parsed, players=len(seated)))
