@@ -27,13 +27,24 @@ def problem() -> str | None:
         return None  # DEBUG on: files are served by their own names
     if not staticfiles_storage.hashed_files:
         return "static manifest missing or empty: run `python manage.py collectstatic --noinput`"
-    missing = uncollected(staticfiles_storage.hashed_files)
+    missing = _uncollected_once(staticfiles_storage.hashed_files)
     if missing:
         return (
             f"static manifest out of date ({len(missing)} static files not collected): "
             "run `python manage.py collectstatic --noinput`"
         )
     return None
+
+
+_checked: list[tuple[Any, list[str]]] = []  # (the manifest walked, what it lacked); the reference keeps it alive
+
+
+def _uncollected_once(manifest: Any) -> list[str]:
+    """``uncollected`` for this process's manifest, walked once: the storage reads its manifest when it starts, so
+    the answer cannot change while the process runs, and /healthz need not list every static file each time."""
+    if not _checked or _checked[0][0] is not manifest:
+        _checked[:] = [(manifest, uncollected(manifest))]
+    return _checked[0][1]
 
 
 def uncollected(manifest: Any) -> list[str]:

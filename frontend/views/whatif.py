@@ -4,6 +4,7 @@ round's points before and after, the totals and the winners (issue 34, part 3)."
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -120,6 +121,23 @@ def _render(request: HttpRequest, match: Match, context: dict[str, Any], status:
     return page(request, "frontend/matches/whatif.html", {**base, **context}, status=status)
 
 
+def _apply(
+    request: HttpRequest, match: Match, context: dict[str, Any], change: Callable[[int], Any], *, done: str
+) -> HttpResponse:
+    """Apply a previewed change against the match version the preview was made from: a form without a version
+    is refused (400), a version that moved on gets the usual conflict (409), success goes back to the match."""
+    version = entry.to_int(request.POST.get("version"))
+    if not isinstance(version, int):
+        return _render(request, match, {**context, "refusal": _refusal(_bad_version())}, status=400)
+    try:
+        change(version)
+    except services.ServiceError as exc:
+        status = 409 if isinstance(exc, services.Conflict) else 400
+        return _render(request, match, {**context, "refusal": _refusal(exc)}, status=status)
+    messages.success(request, done)
+    return redirect("match", match.pk)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def match_options(request: HttpRequest, match_id: int) -> HttpResponse:
@@ -132,16 +150,15 @@ def match_options(request: HttpRequest, match_id: int) -> HttpResponse:
     wanted = _posted_options(ruleset, match, request.POST)
     context["options"] = _fields(ruleset, wanted)
     if request.POST.get("apply"):
-        version = entry.to_int(request.POST.get("version"))
-        if not isinstance(version, int):
-            return _render(request, match, {**context, "refusal": _refusal(_bad_version())}, status=400)
-        try:
-            services.match_options_change(match=match, options=wanted, expected_version=version, user=request.user)
-        except services.ServiceError as exc:
-            status = 409 if isinstance(exc, services.Conflict) else 400
-            return _render(request, match, {**context, "refusal": _refusal(exc)}, status=status)
-        messages.success(request, gettext("The options were changed and every round was scored again."))
-        return redirect("match", match.pk)
+        return _apply(
+            request,
+            match,
+            context,
+            lambda version: services.match_options_change(
+                match=match, options=wanted, expected_version=version, user=request.user
+            ),
+            done=gettext("The options were changed and every round was scored again."),
+        )
     try:
         preview = services.match_options_preview(match=match, options=wanted, user=request.user)
     except services.ServiceError as exc:
@@ -158,16 +175,13 @@ def match_rescore(request: HttpRequest, match_id: int) -> HttpResponse:
     ruleset = selectors.ruleset_get(key=match.ruleset)
     context: dict[str, Any] = {"mode": "rescore", "ruleset": ruleset}
     if request.method == "POST":
-        version = entry.to_int(request.POST.get("version"))
-        if not isinstance(version, int):
-            return _render(request, match, {**context, "refusal": _refusal(_bad_version())}, status=400)
-        try:
-            services.match_rescore(match=match, user=request.user, expected_version=version)
-        except services.ServiceError as exc:
-            status = 409 if isinstance(exc, services.Conflict) else 400
-            return _render(request, match, {**context, "refusal": _refusal(exc)}, status=status)
-        messages.success(request, gettext("Every round was scored again with the current rules."))
-        return redirect("match", match.pk)
+        return _apply(
+            request,
+            match,
+            context,
+            lambda version: services.match_rescore(match=match, user=request.user, expected_version=version),
+            done=gettext("Every round was scored again with the current rules."),
+        )
     try:
         preview = services.match_rescore_preview(match=match, user=request.user)
     except services.ServiceError as exc:
