@@ -317,6 +317,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
+    # a match's state ("open"/"finished") appears in several answers: one enum of that name in the schema
+    "ENUM_NAME_OVERRIDES": {"MatchStateEnum": "scoring.models.Match.State"},
 }
 
 # --- production hardening (all on when DEBUG=0) -------------------------------------

@@ -57,6 +57,17 @@ def test_production_mode_starts_with_a_real_secret_key():
     assert result.returncode == 0, result.stderr
 
 
+def test_the_deploy_check_prod_up_runs_passes_with_no_warning():
+    """`make prod-up` refuses to start on any warning of `check --deploy` (the API schema's among them): a
+    serializer that gave a match's state a second enum name once stopped the production stack from starting."""
+    secret = "".join(chr(ord("a") + i % 26) + str(i % 10) for i in range(30))
+    result = _manage(
+        "check", "--deploy", "--fail-level", "WARNING", DEBUG="0", SECRET_KEY=secret, ALLOWED_HOSTS="localhost"
+    )
+    assert result.returncode == 0, result.stderr
+    assert "WARNINGS" not in result.stderr
+
+
 def test_no_environment_at_all_runs_on_sqlite_and_eager_celery():
     code = "from django.conf import settings as s; print(s.DATABASES['default']['ENGINE'], s.CELERY_TASK_ALWAYS_EAGER)"
     clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "CELERY_EAGER"}}
