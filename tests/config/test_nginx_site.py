@@ -11,6 +11,8 @@ from __future__ import annotations
 import getpass
 import http.server
 import json
+import re
+import runpy
 import shutil
 import socket
 import ssl
@@ -137,3 +139,26 @@ def test_static_files_come_from_disk_cached_for_a_year_and_plain_http_is_redirec
 
     status, headers, _body = _get(f"http://127.0.0.1:{site['http']}/groups/")
     assert status == 301 and headers["Location"] == "https://scores.example.org/groups/"
+
+
+def _upstream_idle_seconds(name: str) -> float:
+    """How long nginx keeps an idle connection to the upstream ``name`` for reuse (its ``keepalive_timeout``)."""
+    text = (ROOT / "deploy" / "nginx" / "scorekeeper.conf").read_text()
+    block = re.search(r"upstream " + name + r" \{(.*?)\}", text, re.S)
+    assert block, name
+    found = re.search(r"^\s*keepalive_timeout (\d+)s;", block.group(1), re.M)
+    assert found, f"upstream {name} has no keepalive_timeout: nginx's default (60 s) outlives the app server's"
+    return float(found.group(1))
+
+
+def test_nginx_lets_go_of_an_idle_upstream_connection_before_the_app_server_closes_it() -> None:
+    """gunicorn closes a kept-alive connection after ``keepalive`` idle seconds and uvicorn after 5 (its default,
+    which our unit files keep). nginx kept its own end for 60 s, so it now and then sent a round's POST down a
+    connection the app server was closing at that moment: nginx then answers 502 (it does not retry a POST), and
+    the open-loop benchmark met one such 502 in 1 000 saves. nginx must drop the connection first."""
+    gunicorn = runpy.run_path(str(ROOT / "deploy" / "gunicorn.conf.py"))
+    assert _upstream_idle_seconds("scorekeeper_web") < gunicorn["keepalive"]
+    units = (ROOT / "deploy" / "systemd" / "scorekeeper-live.service").read_text()
+    up = (ROOT / "deploy" / "prod_up.sh").read_text()
+    assert "--timeout-keep-alive" not in units + up  # uvicorn's default of 5 s, then
+    assert _upstream_idle_seconds("scorekeeper_live") < 5
