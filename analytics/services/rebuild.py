@@ -20,7 +20,7 @@ from ..ratings import ratings_replay
 from ..sql import vacuum_analyze
 from ..standings import standings_group_rebuild
 from . import registry
-from .marking import _locked_update, _mark, _snapshot_defaults
+from .marking import _group_update, _mark, _snapshot_defaults
 from .refresh import RUN_LOCK, _advisory_lock, _connections, _refresh_snapshots, group_lock
 
 # The records of this many full rebuilds are kept (the admin shows them); older ones are deleted.
@@ -43,7 +43,7 @@ def stats_rebuild_group(*, group_id: int) -> int:
         for d in seen:
             StatsDirty.objects.filter(pk=d["id"], seq=d["seq"]).delete()
         written = _refresh_snapshots(group_id, start=0.5)
-        _locked_update(Q(group_id=group_id, computing=True), computing=False)
+        _group_update(group_id, "computing", computing=False)
     return written
 
 

@@ -12,14 +12,15 @@ from django.db import connection, transaction
 from django.db.models import Case, Q, Value, When
 from django.utils import timezone
 
-from scoring.models import Group, Seat
+from scoring.models import Group, Match, Seat
 
 from .. import grouprows, payloads
 from ..models import MatchStanding, Snapshot, StatsDirty
 from ..ratings import ratings_replay
+from ..sql import rows
 from ..standings import standings_group_rebuild, standings_match_refresh
 from ..stats import StatsFilter
-from .marking import _flag, _locked_update, _mark, _rated_after, _snapshot_defaults
+from .marking import _flag, _group_update, _mark, _rated_after, _snapshot_defaults
 from .scheduling import _queued_release
 
 # The first key of PostgreSQL's two-key advisory locks: one recomputation per group, one finish per rebuild run.
@@ -45,13 +46,17 @@ def _advisory_lock(kind: int, key: int) -> Iterator[None]:
             cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [kind, key])
 
 
+def _table(model: Any) -> str:
+    return str(connection.ops.quote_name(model._meta.db_table))
+
+
 def group_lock(group_id: int) -> contextlib.AbstractContextManager[None]:
     """One recomputation per group at a time."""
     return _advisory_lock(GROUP_LOCK, group_id)
 
 
 def _progress(group_id: int, value: float) -> None:
-    _locked_update(Q(group_id=group_id, computing=True), progress=value)
+    _group_update(group_id, "computing", progress=value)
 
 
 def _standing_key(match_id: int) -> tuple[Any, str, set[int]] | None:
@@ -80,7 +85,7 @@ def _process_dirty(group_id: int) -> None:
     Gives the group a new standings token when any standing or rating may have moved (a dirty match that
     was or is finished); rounds of open matches leave the token, and so the cached aggregates, alone.
     """
-    dirty = list(StatsDirty.objects.filter(group_id=group_id).values("id", "match_id", "seq"))
+    dirty = rows(f"SELECT id, match_id, seq FROM {_table(StatsDirty)} WHERE group_id = %s", [group_id])
     if not dirty:
         return
     if any(d["match_id"] == StatsDirty.WHOLE_GROUP for d in dirty):
@@ -92,10 +97,10 @@ def _process_dirty(group_id: int) -> None:
     else:
         since: dict[str, Any] = {}
         moved: set[int] = set()
-        for d in sorted(dirty, key=lambda d: d["match_id"]):
-            before = _standing_key(d["match_id"])
-            standings_match_refresh(match_id=d["match_id"])
-            after = _standing_key(d["match_id"])
+        for match_id in _with_standings(dirty):
+            before = _standing_key(match_id)
+            standings_match_refresh(match_id=match_id)
+            after = _standing_key(match_id)
             for found in (before, after):
                 if found is not None:
                     key, ruleset, players = found
@@ -110,17 +115,90 @@ def _process_dirty(group_id: int) -> None:
         if moved:
             _snapshot_defaults(group_id=group_id, players=moved, rulesets=since)
             _mark(Q(scope="player", player_id__in=moved) | Q(scope="game", group_id=group_id, ruleset__in=since))
-    for d in dirty:
-        StatsDirty.objects.filter(pk=d["id"], seq=d["seq"]).delete()
+    _dirty_done(dirty)
+
+
+def _with_standings(dirty: list[dict[str, Any]]) -> list[int]:
+    """The dirty matches whose standings may change: the finished ones and those that had standings.  A round
+    of an open match (most of the changes) leaves the standings, the ratings and their token as they are."""
+    ids = [d["match_id"] for d in dirty]
+    marks = ", ".join(["%s"] * len(ids))
+    found = rows(
+        f"SELECT id AS match_id FROM {_table(Match)} WHERE id IN ({marks}) AND state = %s "
+        f"UNION SELECT match_id FROM {_table(MatchStanding)} WHERE match_id IN ({marks})",
+        [*ids, Match.State.FINISHED.value, *ids],
+    )
+    return sorted({r["match_id"] for r in found})
+
+
+def _dirty_done(dirty: list[dict[str, Any]]) -> None:
+    """Delete the dirty records this refresh has dealt with (one statement); a record marked again since it was
+    read (a higher seq) stays for the next refresh."""
+    table = connection.ops.quote_name(StatsDirty._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"DELETE FROM {table} WHERE " + " OR ".join(["(id = %s AND seq = %s)"] * len(dirty)),
+            [value for d in dirty for value in (d["id"], d["seq"])],
+        )
+
+
+def _payload_of(built: dict[str, Any], snap: dict[str, Any]) -> Any:
+    if snap["scope"] == "group":
+        return built["group"]
+    if snap["scope"] == "game":
+        return built["games"][snap["ruleset"]]
+    return built["players"][snap["player_id"]]
+
+
+def _write_payloads(rows: list[tuple[int, Any, int]]) -> int:
+    """Store computed payloads, given as (snapshot id, payload, the stale_seq it was computed for); returns how
+    many were written.  A snapshot flagged again since (a higher stale_seq) stays stale.
+
+    The pass's snapshots change together, in one commit rather than one each (each commit waits for its WAL
+    flush: the rebuild's 2 900 single-row commits cost it about 1 s).  On PostgreSQL in one statement that locks
+    them in id order, as ``_locked_update`` does, so that a writer flagging these snapshots meanwhile waits but
+    never deadlocks with the pass (one UPDATE a row, in a transaction, was a third of a small group's refresh).
+    """
+    if not rows:
+        return 0
+    now = timezone.now()
+    if connection.vendor != "postgresql":
+        with transaction.atomic():
+            for pk, payload, seq in rows:
+                Snapshot.objects.filter(pk=pk).update(
+                    payload=payload,
+                    updated_at=now,
+                    computing=False,
+                    progress=1.0,
+                    stale=Case(When(stale_seq=seq, then=Value(False)), default=Value(True)),
+                )
+        return len(rows)
+    field = Snapshot._meta.get_field("payload")
+    table = connection.ops.quote_name(Snapshot._meta.db_table)
+    values = ", ".join(["(%s::bigint, %s::jsonb, %s::integer)"] * len(rows))
+    params: list[Any] = [connection.ops.adapt_datetimefield_value(now)]
+    params += [pk for pk, _, _ in rows]
+    for pk, payload, seq in rows:
+        params += [pk, field.get_db_prep_value(payload, connection), seq]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET payload = v.payload, updated_at = %s, computing = false, progress = 1.0, "
+            f"stale = ({table}.stale_seq <> v.seq) "
+            f"FROM (SELECT id FROM {table} WHERE id IN ({', '.join(['%s'] * len(rows))}) ORDER BY id FOR UPDATE) "
+            f"AS locked, (VALUES {values}) AS v (id, payload, seq) "
+            f"WHERE {table}.id = locked.id AND {table}.id = v.id",
+            params,
+        )
+        return cursor.rowcount
 
 
 def _refresh_snapshots(group_id: int, *, start: float = 0.0, threads: int = 1) -> int:
     """Recompute every stale snapshot of a group, one SQL pass per filter (its queries spread over ``threads``
     connections); returns how many were written."""
-    stale = list(
-        Snapshot.objects.filter(group_id=group_id, stale=True).values(
-            "id", "scope", "player_id", "ruleset", "filter_key", "stale_seq"
-        )
+    stale = rows(
+        f"SELECT id, scope, player_id, ruleset, filter_key, stale_seq FROM {_table(Snapshot)} "
+        "WHERE group_id = %s AND stale",
+        [group_id],
     )
     by_filter: dict[str, list[dict[str, Any]]] = {}
     for snap in stale:
@@ -137,27 +215,9 @@ def _refresh_snapshots(group_id: int, *, start: float = 0.0, threads: int = 1) -
             players=[s["player_id"] for s in snaps if s["scope"] == "player"],
             games=[s["ruleset"] for s in snaps if s["scope"] == "game"],
         )
-        now = timezone.now()
-        # the pass's snapshots change together, in one commit rather than one each (each commit waits for its
-        # WAL flush: the rebuild's 2 900 single-row commits cost it about 1 s). In id order, as _locked_update
-        # locks, so that a writer flagging these snapshots meanwhile waits but never deadlocks with the pass
-        with transaction.atomic():
-            for snap in sorted(snaps, key=lambda snap: snap["id"]):
-                if snap["scope"] == "group":
-                    payload = built["group"]
-                elif snap["scope"] == "game":
-                    payload = built["games"][snap["ruleset"]]
-                else:
-                    payload = built["players"][snap["player_id"]]
-                Snapshot.objects.filter(pk=snap["id"]).update(
-                    payload=payload,
-                    updated_at=now,
-                    computing=False,
-                    progress=1.0,
-                    stale=Case(When(stale_seq=snap["stale_seq"], then=Value(False)), default=Value(True)),
-                )
-                written += 1
-        _progress(group_id, start + (1.0 - start) * (i + 1) / len(by_filter))
+        written += _write_payloads([(snap["id"], _payload_of(built, snap), snap["stale_seq"]) for snap in snaps])
+        if i + 1 < len(by_filter):  # the last pass's rows are at 1.0 now, and the refresh's end clears the rest
+            _progress(group_id, start + (1.0 - start) * (i + 1) / len(by_filter))
     return written
 
 
@@ -170,18 +230,20 @@ def stats_group_refresh(*, group_id: int) -> int:
     another refresh, and they filled the workers waiting for the same lock; the periodic catch-up and an expired
     mark can still add one).
     """
-    if not Group.objects.filter(pk=group_id).exists():
+    if not rows(f"SELECT 1 AS found FROM {_table(Group)} WHERE id = %s", [group_id]):
         _queued_release(group_id)
         StatsDirty.objects.filter(group_id=group_id).delete()
         return 0
+    # the statements of a small group's refresh are written as SQL here and in _group_update: their ORM form
+    # cost more CPU than PostgreSQL's running them, and a refresh follows every round
     with group_lock(group_id):
         _queued_release(group_id)  # from here on, a new change needs a new refresh
-        _locked_update(Q(group_id=group_id, stale=True), computing=True, progress=0.0, computing_since=timezone.now())
+        _group_update(group_id, "stale", computing=True, progress=0.0, computing_since=timezone.now())
         _process_dirty(group_id)
-        _locked_update(Q(group_id=group_id, stale=True), computing=True)
-        _progress(group_id, 0.3)
+        # what the dirty matches flagged joins the computation, and all of it stands at 30 %
+        _group_update(group_id, "stale OR computing", computing=True, progress=0.3)
         written = _refresh_snapshots(group_id, start=0.3, threads=refresh_threads())
-        _locked_update(Q(group_id=group_id, computing=True), computing=False)
+        _group_update(group_id, "computing", computing=False, progress=1.0)
     return written
 
 
