@@ -150,7 +150,7 @@ def _payload_of(built: dict[str, Any], snap: dict[str, Any]) -> Any:
     return built["players"][snap["player_id"]]
 
 
-def _write_payloads(rows: list[tuple[int, Any, int]]) -> int:
+def _write_payloads(entries: list[tuple[int, Any, int]]) -> int:
     """Store computed payloads, given as (snapshot id, payload, the stale_seq it was computed for); returns how
     many were written.  A snapshot flagged again since (a higher stale_seq) stays stale.
 
@@ -159,12 +159,12 @@ def _write_payloads(rows: list[tuple[int, Any, int]]) -> int:
     them in id order, as ``_locked_update`` does, so that a writer flagging these snapshots meanwhile waits but
     never deadlocks with the pass (one UPDATE a row, in a transaction, was a third of a small group's refresh).
     """
-    if not rows:
+    if not entries:
         return 0
     now = timezone.now()
     if connection.vendor != "postgresql":
         with transaction.atomic():
-            for pk, payload, seq in rows:
+            for pk, payload, seq in entries:
                 Snapshot.objects.filter(pk=pk).update(
                     payload=payload,
                     updated_at=now,
@@ -172,19 +172,19 @@ def _write_payloads(rows: list[tuple[int, Any, int]]) -> int:
                     progress=1.0,
                     stale=Case(When(stale_seq=seq, then=Value(False)), default=Value(True)),
                 )
-        return len(rows)
+        return len(entries)
     field = Snapshot._meta.get_field("payload")
     table = connection.ops.quote_name(Snapshot._meta.db_table)
-    values = ", ".join(["(%s::bigint, %s::jsonb, %s::integer)"] * len(rows))
+    values = ", ".join(["(%s::bigint, %s::jsonb, %s::integer)"] * len(entries))
     params: list[Any] = [connection.ops.adapt_datetimefield_value(now)]
-    params += [pk for pk, _, _ in rows]
-    for pk, payload, seq in rows:
+    params += [pk for pk, _, _ in entries]
+    for pk, payload, seq in entries:
         params += [pk, field.get_db_prep_value(payload, connection), seq]
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {table} SET payload = v.payload, updated_at = %s, computing = false, progress = 1.0, "
             f"stale = ({table}.stale_seq <> v.seq) "
-            f"FROM (SELECT id FROM {table} WHERE id IN ({', '.join(['%s'] * len(rows))}) ORDER BY id FOR UPDATE) "
+            f"FROM (SELECT id FROM {table} WHERE id IN ({', '.join(['%s'] * len(entries))}) ORDER BY id FOR UPDATE) "
             f"AS locked, (VALUES {values}) AS v (id, payload, seq) "
             f"WHERE {table}.id = locked.id AND {table}.id = v.id",
             params,
