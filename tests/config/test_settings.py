@@ -13,6 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY"}}
     clean.pop("PYTEST_CURRENT_TEST", None)
+    clean.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # set by the browser tests' fixture; never in a deployment
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
