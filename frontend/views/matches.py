@@ -86,13 +86,21 @@ def _seating_context(ruleset: Any, players: list[Any], post: Any) -> tuple[list[
     return seated, seating.seating_rows(ruleset, names, seated, options)
 
 
-@login_required
-def match_new(request: HttpRequest, group_id: int) -> HttpResponse:
-    group = selectors.group_get(user=request.user, group_id=group_id)
+def game_picked(request: HttpRequest, group: Any) -> Any:
+    """The game the request names (``?game=`` or the form's ``game``), or, when it names none, the game picker
+    page to answer with: the first step of a new match and of recording final scores."""
     key = request.GET.get("game") or request.POST.get("game")
     if not key:
         return page(request, "frontend/matches/pick_game.html", {"group": group, "games": games()})
-    ruleset = selectors.ruleset_get(key=key)
+    return selectors.ruleset_get(key=key)
+
+
+@login_required
+def match_new(request: HttpRequest, group_id: int) -> HttpResponse:
+    group = selectors.group_get(user=request.user, group_id=group_id)
+    ruleset = game_picked(request, group)
+    if isinstance(ruleset, HttpResponse):
+        return ruleset
     players = selectors.player_list_sorted(group=group)
     post = request.POST if request.method == "POST" else None
     problems: list[dict[str, str]] = []

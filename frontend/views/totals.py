@@ -11,11 +11,10 @@ from django.shortcuts import redirect
 from django.utils import timezone
 
 from frontend import entry
-from frontend.rulebook import games
 from scoring import selectors, services
 
 from .common import error_text, page
-from .matches import _option_fields, _options_from_post
+from .matches import _option_fields, _options_from_post, game_picked
 
 
 def _seated(players: list[Any], post: Any) -> tuple[list[int], list[Any]]:
@@ -45,10 +44,9 @@ def _played_at(raw: str) -> Any:
 def match_totals_new(request: HttpRequest, group_id: int) -> HttpResponse:
     """Record final scores: the game, the players (seat order) with their final scores, options and the date."""
     group = selectors.group_get(user=request.user, group_id=group_id)
-    key = request.GET.get("game") or request.POST.get("game")
-    if not key:
-        return page(request, "frontend/matches/pick_game.html", {"group": group, "games": games()})
-    ruleset = selectors.ruleset_get(key=key)
+    ruleset = game_picked(request, group)
+    if isinstance(ruleset, HttpResponse):
+        return ruleset
     players = selectors.player_list_sorted(group=group)
     post = request.POST if request.method == "POST" else None
     problem = ""

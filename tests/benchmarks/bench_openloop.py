@@ -195,7 +195,10 @@ def main() -> None:
     token = (one_group if one_group["matches"] else many_groups)["token"]
     print(
         f"bench_openloop: {BASE_URL}, rates {args.rates} a second, {args.seconds:g} s each; "
-        f"{args.matches} open Abluxxen matches in one group, and {args.matches} groups of one match"
+        + "; ".join(
+            f"{len(setup['matches'])} open Abluxxen matches ({name.removeprefix('rounds, ')})"
+            for name, setup in layouts.items()
+        )
     )
 
     def ping(i: int) -> Request:
