@@ -23,8 +23,9 @@ from .common import (
     version_check,
 )
 from .errors import Conflict, NotAllowed
+from .locking import live_rounds, match_lock, seating
 from .presets import preset_version_for
-from .rounds import _event, _live, _seating, match_lock, match_state_follow, rounds_rescore
+from .rounds import _event, match_state_follow, rounds_rescore
 
 
 @transaction.atomic
@@ -93,14 +94,14 @@ def match_options_change(*, match: Match, options: dict[str, Any], expected_vers
         version_check(locked, expected_version)
         totals_only_refuse(locked)
         rules = ruleset_get(locked.ruleset)
-        seats, names = _seating(locked)
+        seats, names = seating(locked)
         parsed = options_or_fail(rules, options, players=len(seats))
         if parsed == locked.options:
             return locked
         before = match_snapshot(locked)
         locked.options = parsed
         results = rounds_rescore(
-            match=locked, ruleset=rules, seats=seats, live=_live(locked), options=parsed, user=user, names=names
+            match=locked, ruleset=rules, seats=seats, live=live_rounds(locked), options=parsed, user=user, names=names
         )
         locked.version += 1
         match_state_follow(match=locked, ruleset=rules, results=results, players=len(seats), options=parsed, user=user)

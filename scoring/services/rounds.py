@@ -17,11 +17,10 @@ from itertools import takewhile
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from scoring.models import IdempotencyKey, Match, Round, RoundEvent, Score, Seat
+from scoring.models import IdempotencyKey, Match, Round, RoundEvent, Score
 from scoring.rules import Ruleset
 from scoring.selectors import entered_by_names, round_next_number
 
@@ -38,54 +37,12 @@ from .common import (
     totals_only_refuse,
     version_check,
 )
-from .errors import AlreadyUndone, Conflict, IdempotencyMismatch, NotAllowed, RoundTaken, ServiceError
+from .errors import AlreadyUndone, Conflict, IdempotencyMismatch, RoundTaken, ServiceError
+from .locking import live_rounds, match_lock_member, seating
 
 # What a round write changes on its match (its number and version, and what match_state_follow sets): saving
 # these columns only keeps the UPDATE from rewriting the group, the ruleset, the options and the rest.
 MATCH_WRITE_FIELDS = ["next_number", "version", "winners", "state", "finish_reason", "finished_at", "updated_at"]
-
-
-def match_lock(*, match_id: int) -> Match:
-    """The match row, locked until the end of the current transaction."""
-    return Match.objects.select_for_update(of=("self",)).select_related("group").get(pk=match_id)
-
-
-def match_lock_member(*, match_id: int, user: Any, hidden: bool = False) -> Match:
-    """The match row, locked until the end of the current transaction, when ``user`` is a member of its group;
-    else NotAllowed, as ``member_require`` says it (``hidden``: Http404, as ``selectors.match_get`` answers a
-    match of another group). The membership is a condition of the locking SELECT (one statement, not a second
-    read of the membership under the lock)."""
-    if user is None or not user.is_authenticated:
-        raise NotAllowed(gettext("Only members of the group can do this."))
-    locked = (
-        Match.objects.select_for_update(of=("self",))
-        .select_related("group")
-        .filter(pk=match_id, group__memberships__user=user)
-        .first()
-    )
-    if locked is None:
-        if hidden:
-            raise Http404
-        raise NotAllowed(gettext("Only members of the group can do this."))
-    return locked
-
-
-def _seating(match: Match) -> tuple[list[int], list[str]]:
-    """The seated players' ids and current names, in seat order (one query)."""
-    rows = list(Seat.objects.filter(match=match).order_by("number").values_list("player_id", "player__name"))
-    return [player_id for player_id, _ in rows], [name for _, name in rows]
-
-
-def _seats(match: Match) -> list[int]:
-    return _seating(match)[0]
-
-
-def _live(match: Match, *, explained: bool = True) -> list[Round]:
-    """The match's live rounds in order. ``explained=False`` leaves their explanations unread (one is fetched
-    if it is used): entering a new round rescores none of the rounds before it, and in a long match their
-    explanations are most of what would be read."""
-    rounds = Round.objects.filter(match=match, deleted_at__isnull=True).order_by("number")
-    return list(rounds if explained else rounds.defer("explanation"))
 
 
 def _scores_write(rnd: Round, seats: Sequence[int], *, new: bool = False) -> None:
@@ -288,6 +245,8 @@ def round_record(
 def _taken(match: Match, live: Sequence[Round], expected: int) -> RoundTaken:
     """The error for a form made for round ``expected`` when the next round is another number."""
     saved = next((rnd for rnd in live if rnd.number == expected), None)
+    if saved is not None:  # read whole (``live`` holds what a new round needs of the rounds before it)
+        saved = Round.objects.select_related("entered_by").get(pk=saved.pk)
     by = ""
     if saved is not None and saved.entered_by_id is not None:
         by = entered_by_names(match=match, user_ids=[saved.entered_by_id]).get(saved.entered_by_id, "")
@@ -297,7 +256,7 @@ def _taken(match: Match, live: Sequence[Round], expected: int) -> RoundTaken:
 def _round_create(*, match: Match, facts: Any, user: Any, expected_number: int | None = None) -> Round:
     """The new round on ``match``, locked by ``match_lock_member`` (so ``user`` is a member)."""
     totals_only_refuse(match)
-    before = _live(match, explained=False)
+    before = live_rounds(match, explained=False)
     number = round_next_number(live=before)
     if expected_number is not None and expected_number != number:
         # also when that round finished the match (Coloretto's one round): the late phone is told who saved it
@@ -305,7 +264,7 @@ def _round_create(*, match: Match, facts: Any, user: Any, expected_number: int |
     if match.state == Match.State.FINISHED:
         raise Conflict(gettext("This match is finished; reopen it to add rounds."))
     ruleset = ruleset_get(match.ruleset)
-    seats, names = _seating(match)
+    seats, names = seating(match)
     options = options_or_fail(ruleset, match.options, players=len(seats))
     stored = normalise_or_fail(ruleset, facts, players=len(seats), options=options, names=names)
     rnd = Round(
@@ -351,12 +310,12 @@ def _change(
     """Apply one change to a locked round (new facts and/or deleted flag), re-score from it on, record it."""
     match = rnd.match
     ruleset = ruleset_get(match.ruleset)
-    seats, names = _seating(match)
+    seats, names = seating(match)
     options = options_or_fail(ruleset, match.options, players=len(seats))
     before = round_snapshot(rnd)
     if facts is not None:
         rnd.facts = normalise_or_fail(ruleset, facts, players=len(seats), options=options, names=names)
-    live = [r for r in _live(match) if r.pk != rnd.pk]
+    live = [r for r in live_rounds(match) if r.pk != rnd.pk]
     if deleted is False and rnd.deleted_at is not None and any(r.number == rnd.number for r in live):
         # its number was given to a round entered after it was deleted: two live rounds cannot share it
         raise Conflict(
@@ -507,10 +466,16 @@ def match_rescore(*, match: Match, user: Any, expected_version: int | None = Non
             version_check(locked, expected_version)
         totals_only_refuse(locked)
         ruleset = ruleset_get(locked.ruleset)
-        seats, names = _seating(locked)
+        seats, names = seating(locked)
         options = options_or_fail(ruleset, locked.options, players=len(seats))
         results = rounds_rescore(
-            match=locked, ruleset=ruleset, seats=seats, live=_live(locked), options=options, user=user, names=names
+            match=locked,
+            ruleset=ruleset,
+            seats=seats,
+            live=live_rounds(locked),
+            options=options,
+            user=user,
+            names=names,
         )
         locked.version += 1
         match_state_follow(

@@ -20,8 +20,9 @@ from scoring.models import Match
 from scoring.rules.types import best_seats
 
 from .access import member_require
+from .locking import match_lock
 from .matches import match_options_change
-from .rounds import match_lock, match_rescore
+from .rounds import match_rescore
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.http import Http404
 from django.urls import include, path
 from django.utils import timezone
 from rest_framework import status
@@ -24,7 +23,8 @@ from rest_framework.response import Response
 
 from analytics import services as analytics_services
 from scoring.apis.base import ApiView
-from scoring.models import IdempotencyKey, Match, Round, RoundEvent, Score
+from scoring.models import IdempotencyKey, Round, RoundEvent, Score
+from scoring.services.locking import match_lock_member
 
 # Filled in by bench_floor.py from a round the real path stored: facts, points, explanation, ruleset_version,
 # the seated player ids in seat order and the real answer (a template for the floor's answer).
@@ -40,11 +40,8 @@ class FloorRoundView(ApiView):
         user = request.user
         seats: list[int] = FLOOR["seats"]
         with transaction.atomic():
-            match = (
-                Match.objects.select_for_update(of=("self",)).filter(pk=match_id, group__memberships__user=user).first()
-            )
-            if match is None:
-                raise Http404
+            # the path's own locking SELECT (fixed SQL, the access check in the same statement)
+            match = match_lock_member(match_id=match_id, user=user, hidden=True)
             number = match.next_number
             rnd = Round.objects.create(
                 match=match,
