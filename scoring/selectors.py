@@ -64,11 +64,17 @@ def ruleset_get(*, key: str) -> Ruleset:
         raise Http404 from None
 
 
-def line_render(ruleset: Ruleset, line: dict[str, Any], names: Sequence[str] | None = None) -> dict[str, Any]:
-    """A stored explanation line with its text in the active language and the player's name."""
+def line_render(
+    ruleset: Ruleset, line: dict[str, Any], names: Sequence[str] | None = None, *, rendered: bool = False
+) -> dict[str, Any]:
+    """A stored explanation line with its text in the active language and the player's name (``rendered``: its
+    stored text is already that, worded with these ``names`` in the active language)."""
     try:
         params = line.get("params") or {}
-        text = ruleset.render(line["msg"], params, translate=gettext, ntranslate=ngettext, names=names)
+        if rendered:
+            text = line["text"]
+        else:
+            text = ruleset.render(line["msg"], params, translate=gettext, ntranslate=ngettext, names=names)
     except (KeyError, IndexError, ValueError):  # a message of an older ruleset version
         text = line.get("text", "")
     seat = line.get("player")

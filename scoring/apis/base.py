@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import get_language, gettext, gettext_noop
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
@@ -119,6 +120,14 @@ def _wrong_json_types(serializer: Any, data: Any, prefix: str = "") -> dict[str,
     return out
 
 
+@cache
+def _validator(serializer_class: Any, language: str | None) -> serializers.Serializer:
+    """One unbound instance per input serializer and language, its fields built once: ``run_validation`` keeps
+    nothing on the instance, and these serializers validate shape only (no context, no instance, no ``validate``
+    hooks). Per language, because DRF words some messages once per field (``lazy_format`` keeps its first text)."""
+    return serializer_class()
+
+
 def invalid(problems: dict[str, list[str]], details: list[dict[str, Any]] | None = None) -> Response:
     body: dict[str, Any] = {"detail": gettext("Invalid input."), "errors": problems}
     if details:
@@ -212,12 +221,11 @@ class ApiView(GenericAPIView):
         data = self.request.data
         if _has_nul(data):
             raise ValidationFailed.single("non_field_errors", gettext("Text cannot contain NUL characters."))
-        serializer = serializer_class(data=data)
+        serializer = _validator(serializer_class, get_language())
         wrong = _wrong_json_types(serializer, data)
         if wrong:
             raise ValidationFailed(wrong)
-        serializer.is_valid(raise_exception=True)
-        return dict(serializer.validated_data)
+        return dict(serializer.run_validation(data))  # what is_valid() runs; a ValidationError as it raises
 
     def expected_version(self, data: dict[str, Any] | None = None) -> int | None:
         """The version the client edits: If-Match header, else ``version`` in the body or the query.

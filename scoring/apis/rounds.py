@@ -56,7 +56,10 @@ class _RoundView(ApiView):
         """
         match = rnd.match
         rnd.match_state = {"id": match.pk, "version": match.version, "state": match.state}  # type: ignore[attr-defined]
-        context = self.round_context(seated, names=getattr(rnd, "seat_names", None))
+        names = getattr(rnd, "seat_names", None)
+        context = self.round_context(seated, names=names)
+        # a new round's stored English text was worded with these very names: an English answer is that text
+        context["stored_text"] = names is not None
         return dict(RoundWriteResultSerializer(rnd, context=context).data)
 
     def round(self, match: Match, number: int) -> Round:

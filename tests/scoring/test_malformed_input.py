@@ -147,3 +147,24 @@ def test_a_form_over_the_limit_is_a_413_page(client: Any, table: Any, settings: 
     response = client.post(f"/groups/{table.group.pk}/players", {"name": "x" * 2000})
     assert response.status_code == 413
     assert response["Content-Type"].startswith("text/html")
+
+
+def test_a_bad_field_is_named_in_the_language_of_each_request(table, client_for, njet_match):
+    """Input serializers are built once per class (``payload``): their messages still follow each request's
+    language, and one request's errors never reach the next."""
+    api = client_for(table.member)
+    url = f"/api/v1/matches/{njet_match.pk}/rounds"
+
+    def errors(number: int, language: str) -> dict[str, Any]:
+        answer = api.post(url, {"facts": njet_facts(), "number": number}, format="json", HTTP_ACCEPT_LANGUAGE=language)
+        assert answer.status_code == 400, answer.content
+        return answer.json()["errors"]
+
+    english = errors(0, "en")
+    hungarian = errors(0, "hu")
+    assert set(english) == set(hungarian) == {"number"}
+    assert "greater than or equal to 1" in english["number"][0]
+    assert hungarian["number"] != english["number"] and "1" in hungarian["number"][0]
+    assert errors(0, "en") == english
+    assert api.post(url, {"facts": njet_facts(), "number": 1}, format="json").status_code == 201
+    assert Round.objects.filter(match=njet_match).count() == 1

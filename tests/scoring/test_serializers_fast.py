@@ -40,3 +40,38 @@ def test_the_fast_answer_is_the_answer_of_the_declared_fields(table, njet_match)
     fast, slow = _both(stored, names, njet)
     assert fast == slow
     assert fast["deleted"] is True and fast["deleted_at"] is not None and fast["entered_by"] is None
+
+
+@pytest.mark.parametrize("key", rules.KEYS)
+def test_a_new_rounds_english_answer_is_its_stored_text_as_rendering_would_word_it(table, key):
+    """The answer to a new round in English takes each line's stored text (worded with the same names) instead
+    of wording it again: over whole matches of every game, the text is what rendering gives."""
+    from random import Random
+
+    from django.utils import translation
+
+    from analytics import synthetic
+
+    played = synthetic.play_match(Random(f"text-{key}"), key, [1.0] * 4, rounds=12)
+    match = services.match_create(
+        group=table.group,
+        ruleset=key,
+        options=played.options,
+        player_ids=[p.pk for p in table.players[:4]],
+        user=table.owner,
+    )
+    ruleset, lines = rules.get(key), 0
+    with translation.override("en"):
+        for facts, _result in played.rounds:
+            rnd = services.round_record(match=match, facts=facts, user=table.member)
+            rnd.match_state = {"id": match.pk, "version": 1, "state": "open"}  # type: ignore[attr-defined]
+            context = {"request": None, "ruleset": ruleset, "names": rnd.seat_names}  # type: ignore[attr-defined]
+            stored = RoundWriteResultSerializer(rnd, context={**context, "stored_text": True}).data
+            worded = RoundWriteResultSerializer(rnd, context=context).data
+            assert stored["explanation"] == worded["explanation"]
+            lines += len(stored["explanation"])
+    assert lines >= len(played.rounds)
+    with translation.override("hu"):  # another language is worded anew
+        hungarian = RoundWriteResultSerializer(rnd, context={**context, "stored_text": True}).data
+        assert hungarian["explanation"] == RoundWriteResultSerializer(rnd, context=context).data["explanation"]
+        assert hungarian["explanation"] != stored["explanation"]
