@@ -2,12 +2,14 @@
 
 ``FloorRoundView`` does what any implementation of "record the next round" must do on this stack, and nothing
 else: the same authentication, permission and throttle classes as the API (it is an ``ApiView``), the JSON body
-parsed, then in one transaction the match locked by a SELECT that is also the access check (the user's
-membership), the Round inserted with facts, points and explanation computed beforehand (``FLOOR`` below), its
-Score rows, the "create" RoundEvent, the match's next number and version updated (those columns only), the
-statistics told (``stats_match_changed``: the dirty record in the transaction, the stale flags after the commit,
-exactly as the real path does) and the IdempotencyKey with its answer; the answer is a body of the same shape
-and size as the real one.  No rules engine, no replay of earlier rounds, no serializer.
+parsed, then in one transaction the match locked by the path's own SELECT that is also the access check (the
+user's membership; ``match_lock_member``), the Round inserted with facts, points and explanation computed
+beforehand (``FLOOR`` below), its Score rows, the "create" RoundEvent, the match's next number and version
+updated (those columns only), the statistics and the phones showing the match told (``stats_match_changed``:
+the dirty record in the transaction, the stale flags and the live push after the commit, exactly as the real
+path does; the push is work issue 33 §3 added to every round) and the IdempotencyKey with its answer; the
+answer is a body of the same shape and size as the real one.  No rules engine, no replay of earlier rounds, no
+serializer.
 """
 
 from __future__ import annotations
@@ -21,9 +23,9 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from analytics import services as analytics_services
 from scoring.apis.base import ApiView
 from scoring.models import IdempotencyKey, Round, RoundEvent, Score
+from scoring.services.common import stats_match_changed
 from scoring.services.locking import match_lock_member
 
 # Filled in by bench_floor.py from a round the real path stored: facts, points, explanation, ruleset_version,
@@ -76,7 +78,7 @@ class FloorRoundView(ApiView):
             match.version += 1
             match.updated_at = timezone.now()
             match.save(update_fields=["next_number", "version", "updated_at"])
-            analytics_services.stats_match_changed(match=match, players=seats)
+            stats_match_changed(match=match, players=seats)  # the statistics, and the live push to the phones
             body = {
                 **FLOOR["answer"],
                 "id": rnd.pk,
