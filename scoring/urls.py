@@ -9,6 +9,25 @@ from .apis import accounts, bgstats, exports, groups, matches, players, presets,
 app_name = "api"
 
 urlpatterns = [
+    # Django tries these in order: the match endpoints first, the round writes and the scoreboard (what every
+    # phone at a table sends after each round) before them; no two patterns here match the same path.
+    path("matches/<int:match_id>/scoreboard", matches.ScoreboardView.as_view(), name="scoreboard"),
+    path("matches/<int:match_id>/rounds", rounds.RoundListView.as_view(), name="rounds"),
+    path("matches/<int:match_id>", matches.MatchDetailView.as_view(), name="match"),
+    path("matches/<int:match_id>/finish", matches.MatchFinishView.as_view(), name="match-finish"),
+    path("matches/<int:match_id>/reopen", matches.MatchReopenView.as_view(), name="match-reopen"),
+    path("matches/<int:match_id>/rescore", matches.MatchRescoreView.as_view(), name="match-rescore"),
+    path(
+        "matches/<int:match_id>/rescore/preview", whatif.MatchRescorePreviewView.as_view(), name="match-rescore-preview"
+    ),
+    path(
+        "matches/<int:match_id>/options/preview", whatif.MatchOptionsPreviewView.as_view(), name="match-options-preview"
+    ),
+    path("matches/<int:match_id>/undo", matches.MatchUndoView.as_view(), name="match-undo"),
+    path("matches/<int:match_id>/rematch", matches.MatchRematchView.as_view(), name="match-rematch"),
+    path("matches/<int:match_id>/events", matches.EventListView.as_view(), name="events"),
+    path("matches/<int:match_id>/rounds/<int:number>", rounds.RoundDetailView.as_view(), name="round"),
+    path("matches/<int:match_id>/rounds/<int:number>/undo", rounds.RoundUndoView.as_view(), name="round-undo"),
     path("auth/token", accounts.TokenView.as_view(), name="token"),
     path("auth/signup", accounts.SignupView.as_view(), name="signup"),
     path("me", accounts.MeView.as_view(), name="me"),
@@ -41,21 +60,4 @@ urlpatterns = [
     path("groups/<int:group_id>/import/bgstats", bgstats.BgStatsImportView.as_view(), name="group-import-bgstats"),
     path("groups/<int:group_id>/export/<str:table>.csv", exports.GroupExportCsvView.as_view(), name="group-export-csv"),
     path("groups/<int:group_id>/import", exports.GroupImportView.as_view(), name="group-import"),
-    path("matches/<int:match_id>", matches.MatchDetailView.as_view(), name="match"),
-    path("matches/<int:match_id>/finish", matches.MatchFinishView.as_view(), name="match-finish"),
-    path("matches/<int:match_id>/reopen", matches.MatchReopenView.as_view(), name="match-reopen"),
-    path("matches/<int:match_id>/rescore", matches.MatchRescoreView.as_view(), name="match-rescore"),
-    path(
-        "matches/<int:match_id>/rescore/preview", whatif.MatchRescorePreviewView.as_view(), name="match-rescore-preview"
-    ),
-    path(
-        "matches/<int:match_id>/options/preview", whatif.MatchOptionsPreviewView.as_view(), name="match-options-preview"
-    ),
-    path("matches/<int:match_id>/undo", matches.MatchUndoView.as_view(), name="match-undo"),
-    path("matches/<int:match_id>/rematch", matches.MatchRematchView.as_view(), name="match-rematch"),
-    path("matches/<int:match_id>/scoreboard", matches.ScoreboardView.as_view(), name="scoreboard"),
-    path("matches/<int:match_id>/events", matches.EventListView.as_view(), name="events"),
-    path("matches/<int:match_id>/rounds", rounds.RoundListView.as_view(), name="rounds"),
-    path("matches/<int:match_id>/rounds/<int:number>", rounds.RoundDetailView.as_view(), name="round"),
-    path("matches/<int:match_id>/rounds/<int:number>/undo", rounds.RoundUndoView.as_view(), name="round-undo"),
 ]

@@ -148,29 +148,22 @@ def spread(values: list[float]) -> str:
     return f"{min(values):.2f}–{max(values):.2f}"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=200, help="rounds a block (default 200)")
-    parser.add_argument("--blocks", type=int, default=6, help="floor/path pairs of blocks (default 6)")
-    parser.add_argument("--warmup", type=int, default=30, help="untimed rounds a side first (default 30)")
-    parser.add_argument("--prod", action="store_true", help="use the prod-up environment (var/prod/env)")
-    parser.add_argument("--sql", action="store_true", help="print the statements of one round of each side")
-    args = parser.parse_args()
-    setup_django(prod=args.prod)
+def prepare(*, rounds: int, warmup: int) -> tuple[Any, Side, Side, dict[str, int]]:
+    """A client and both sides with matches for ``rounds`` more rounds each, after ``warmup`` untimed rounds a
+    side. The floor stores what the path stored for the same facts (a first path round, untimed). Also returns
+    the size of each side's answer."""
     import floor_view
     from rest_framework.test import APIClient
 
     from scoring.models import Round
 
-    per_side = args.warmup + args.rounds * args.blocks + 1
-    need = -(-per_side // ROUNDS_PER_MATCH) + 1
+    need = -(-(warmup + rounds + 1) // ROUNDS_PER_MATCH) + 1
     made = tables(2 * need)
     path = Side("path", "/api/v1/matches/{match}/rounds", made["matches"][:need])
     floor = Side("floor", "/bench/floor/matches/{match}/rounds", made["matches"][need:])
     client = APIClient(SERVER_NAME="localhost")  # in ALLOWED_HOSTS everywhere
     client.credentials(HTTP_AUTHORIZATION=f"Token {made['token']}")
 
-    # The floor stores what the path stored for the same facts (a first path round, untimed).
     first = post(client, path).json()
     stored = Round.objects.get(pk=first["id"])
     floor_view.FLOOR.update(
@@ -181,10 +174,23 @@ def main() -> None:
         seats=made["players"],
         answer=first,
     )
-    for _ in range(args.warmup):
+    for _ in range(warmup):
         post(client, path)
         post(client, floor)
     sizes = {side.name: len(post(client, side).content) for side in (path, floor)}
+    return client, path, floor, sizes
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=200, help="rounds a block (default 200)")
+    parser.add_argument("--blocks", type=int, default=6, help="floor/path pairs of blocks (default 6)")
+    parser.add_argument("--warmup", type=int, default=30, help="untimed rounds a side first (default 30)")
+    parser.add_argument("--prod", action="store_true", help="use the prod-up environment (var/prod/env)")
+    parser.add_argument("--sql", action="store_true", help="print the statements of one round of each side")
+    args = parser.parse_args()
+    setup_django(prod=args.prod)
+    client, path, floor, sizes = prepare(rounds=args.rounds * args.blocks + 1, warmup=args.warmup)
 
     figures: dict[str, list[tuple[float, float]]] = {"floor": [], "path": []}
     ratios = []

@@ -1,0 +1,99 @@
+"""Benchmark 5b: floor/path of a round write in instructions (valgrind's callgrind), a figure the machine's noise
+cannot move.
+
+    DATABASE_URL=postgres://…/scratch REDIS_URL=redis://127.0.0.1:6379/N \\
+        .venv/bin/python tests/benchmarks/bench_floor_instructions.py [--rounds 70]
+
+``bench_floor.py`` times CPU in alternated blocks; on this shared machine its pairs still spread by ±10 %.
+Callgrind counts the instructions a process executes, the same count for the same work whatever else runs.
+Each side runs under callgrind twice, set up identically (``bench_floor.prepare``: the same matches, the same
+warm-up on both sides), then ``--rounds`` and ``2 × --rounds`` rounds of that side: the difference of the two
+totals is what ``--rounds`` rounds cost, with the setup taken out.  ``--rounds`` is a multiple of seven, so each
+side's rounds cover the same positions in its matches (rounds 1 to 7).  Four runs, two at a time; a few minutes.
+Prints instructions a round per side and floor/path; writes ``var/bench/floor_instructions.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from common import ROOT, save
+
+HERE = Path(__file__).resolve().parent
+
+
+def child(side: str, rounds: int, total: int) -> None:
+    """Under callgrind: set up as bench_floor does for ``total`` rounds, then post ``rounds`` of ``side``."""
+    import bench_floor
+
+    bench_floor.setup_django(prod=False)
+    client, path, floor, _sizes = bench_floor.prepare(rounds=total, warmup=14)
+    chosen = path if side == "path" else floor
+    for _ in range(rounds):
+        bench_floor.post(client, chosen)
+
+
+def instructions(side: str, rounds: int, total: int) -> int:
+    with tempfile.TemporaryDirectory() as where:
+        out = Path(where) / "callgrind.out"
+        done = subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={out}",
+                sys.executable,
+                str(Path(__file__).resolve()),
+                "--child",
+                side,
+                "--rounds",
+                str(rounds),
+                "--total",
+                str(total),
+            ],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONHASHSEED": "0"},
+            check=False,
+        )
+        found = re.search(r"Collected : (\d+)", done.stderr)
+        if done.returncode != 0 or found is None:
+            sys.exit(f"bench_floor_instructions: {side} × {rounds} failed:\n{done.stderr[-3000:]}")
+        return int(found.group(1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=70, help="rounds measured a side (a multiple of 7; default 70)")
+    parser.add_argument("--child", choices=("path", "floor"), help=argparse.SUPPRESS)
+    parser.add_argument("--total", type=int, default=0, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args.child, args.rounds, args.total)
+        return
+    if args.rounds % 7:
+        sys.exit("bench_floor_instructions: --rounds must be a multiple of 7")
+    for where in (str(ROOT), str(HERE)):
+        if where not in sys.path:
+            sys.path.insert(0, where)
+    total = 2 * args.rounds
+    runs = [(side, n) for side in ("floor", "path") for n in (args.rounds, total)]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        counts = dict(zip(runs, pool.map(lambda run: instructions(run[0], run[1], total), runs), strict=True))
+    sides = ("floor", "path")
+    per_round = {side: (counts[(side, total)] - counts[(side, args.rounds)]) / args.rounds for side in sides}
+    ratio = per_round["floor"] / per_round["path"]
+    for side in ("path", "floor"):
+        print(f"{side:5}: {per_round[side] / 1e6:.2f} M instructions a round (callgrind, {args.rounds} rounds)")
+    print(f"floor/path instructions: {ratio:.3f} (goal ≥ 0.9 is set on CPU time; this is its noise-free companion)")
+    save("floor_instructions", {"ratio": ratio, "rounds": args.rounds, "instructions_a_round": per_round})
+
+
+if __name__ == "__main__":
+    main()
