@@ -4,6 +4,8 @@ cannot move.
     DATABASE_URL=postgres://…/scratch REDIS_URL=redis://127.0.0.1:6379/N \\
         .venv/bin/python tests/benchmarks/bench_floor_instructions.py [--rounds 70]
 
+(``run_all.sh`` runs it with ``--prod``, as ``bench_floor.py``.)
+
 ``bench_floor.py`` times CPU in alternated blocks; on this shared machine its pairs still spread by ±10 %.
 Callgrind counts the instructions a process executes, the same count for the same work whatever else runs.
 Each side runs under callgrind twice, set up identically (``bench_floor.prepare``: the same matches, the same
@@ -29,18 +31,18 @@ from common import ROOT, save
 HERE = Path(__file__).resolve().parent
 
 
-def child(side: str, rounds: int, total: int) -> None:
+def child(side: str, rounds: int, total: int, *, prod: bool) -> None:
     """Under callgrind: set up as bench_floor does for ``total`` rounds, then post ``rounds`` of ``side``."""
     import bench_floor
 
-    bench_floor.setup_django(prod=False)
+    bench_floor.setup_django(prod=prod)
     client, path, floor, _sizes = bench_floor.prepare(rounds=total, warmup=14)
     chosen = path if side == "path" else floor
     for _ in range(rounds):
         bench_floor.post(client, chosen)
 
 
-def instructions(side: str, rounds: int, total: int) -> int:
+def instructions(side: str, rounds: int, total: int, *, prod: bool) -> int:
     with tempfile.TemporaryDirectory() as where:
         out = Path(where) / "callgrind.out"
         done = subprocess.run(
@@ -56,6 +58,7 @@ def instructions(side: str, rounds: int, total: int) -> int:
                 str(rounds),
                 "--total",
                 str(total),
+                *(["--prod"] if prod else []),
             ],
             capture_output=True,
             text=True,
@@ -73,9 +76,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=70, help="rounds measured a side (a multiple of 7; default 70)")
     parser.add_argument("--child", choices=("path", "floor"), help=argparse.SUPPRESS)
     parser.add_argument("--total", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--prod", action="store_true", help="use the prod-up environment (var/prod/env)")
     args = parser.parse_args()
     if args.child:
-        child(args.child, args.rounds, args.total)
+        child(args.child, args.rounds, args.total, prod=args.prod)
         return
     if args.rounds % 7:
         sys.exit("bench_floor_instructions: --rounds must be a multiple of 7")
@@ -85,7 +89,9 @@ def main() -> None:
     total = 2 * args.rounds
     runs = [(side, n) for side in ("floor", "path") for n in (args.rounds, total)]
     with ThreadPoolExecutor(max_workers=2) as pool:
-        counts = dict(zip(runs, pool.map(lambda run: instructions(run[0], run[1], total), runs), strict=True))
+        counts = dict(
+            zip(runs, pool.map(lambda run: instructions(run[0], run[1], total, prod=args.prod), runs), strict=True)
+        )
     sides = ("floor", "path")
     per_round = {side: (counts[(side, total)] - counts[(side, args.rounds)]) / args.rounds for side in sides}
     ratio = per_round["floor"] / per_round["path"]

@@ -4,6 +4,7 @@
 #   2 stats freshness, 3 full rebuild vs raw SQL + peak memory            tests/benchmarks/bench_stats.py
 #   4 page weight and Lighthouse (mobile)                                 tests/benchmarks/bench_pages.py
 #   5 a round write's CPU against its floor (one process, test client)   tests/benchmarks/bench_floor.py
+#  5b the same in instructions under valgrind's callgrind (noise-free)   tests/benchmarks/bench_floor_instructions.py
 #   6 round writes under open-loop load at fixed rates, /ping beside    tests/benchmarks/bench_openloop.py
 #   7 live boards: 500 open phones, Save on one -> new board on another  tests/benchmarks/bench_live.py
 # 1, 4, 5, 6 and 7 run against the prod-up stack (started here, stopped at the end).  2 and 3 use a scratch database
@@ -14,7 +15,7 @@ cd "$(dirname "$0")/../.."
 BIN=.venv/bin
 OUT=var/bench
 mkdir -p "$OUT"
-rm -f "$OUT/api.json" "$OUT/pages.json" "$OUT/stats.txt" "$OUT/floor.json" "$OUT/openloop.json" "$OUT/live.json"
+rm -f "$OUT/api.json" "$OUT/pages.json" "$OUT/stats.txt" "$OUT/floor.json" "$OUT/floor_instructions.json" "$OUT/openloop.json" "$OUT/live.json"
 status=0
 
 bash deploy/prod_up.sh || exit 1
@@ -25,6 +26,8 @@ $BIN/python tests/benchmarks/bench_api.py ${BENCH_API_ARGS:-} || status=1
 
 echo; echo "== 5. a round write's CPU against its floor =="
 $BIN/python tests/benchmarks/bench_floor.py --prod ${BENCH_FLOOR_ARGS:-} || status=1
+echo; echo "== 5b. the same in instructions (callgrind) =="
+$BIN/python tests/benchmarks/bench_floor_instructions.py --prod ${BENCH_FLOOR_INSTRUCTIONS_ARGS:-} || status=1
 
 echo; echo "== 6. round writes under open-loop load =="
 $BIN/python tests/benchmarks/bench_openloop.py ${BENCH_OPENLOOP_ARGS:-} || status=1

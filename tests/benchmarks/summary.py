@@ -1,7 +1,8 @@
 """The summary table of ``make bench``: every figure against its goal (issues 8 and 33), from var/bench/.
 
-Reads ``api.json``, ``floor.json``, ``openloop.json``, ``live.json`` and ``pages.json`` (written by
-bench_api.py, bench_floor.py, bench_openloop.py, bench_live.py and bench_pages.py) and ``stats.txt``
+Reads ``api.json``, ``floor.json``, ``floor_instructions.json``, ``openloop.json``, ``live.json`` and
+``pages.json`` (written by bench_api.py, bench_floor.py, bench_floor_instructions.py, bench_openloop.py,
+bench_live.py and bench_pages.py) and ``stats.txt``
 (the printed output of bench_stats.py).  A benchmark that did not run shows as "not run".
 """
 
@@ -47,6 +48,20 @@ def api_rows(data: dict[str, Any] | None) -> list[Row]:
     ]
 
 
+def instruction_rows(data: dict[str, Any] | None) -> list[Row]:
+    if data is None:
+        return [("5b … in instructions (callgrind)", "not run", "", "")]
+    counts = data["instructions_a_round"]
+    return [
+        (
+            "5b … in instructions (callgrind)",
+            f"{data['ratio']:.3f} (path {counts['path'] / 1e6:.2f} M, floor {counts['floor'] / 1e6:.2f} M a round)",
+            "(reported)",
+            "",
+        )
+    ]
+
+
 def floor_rows(data: dict[str, Any] | None) -> list[Row]:
     if data is None:
         return [("5 round write floor/path CPU", "not run", "", "")]
@@ -59,6 +74,7 @@ def floor_rows(data: dict[str, Any] | None) -> list[Row]:
             "≥ 0.9",
             verdict(data["pass"]),
         ),
+        *instruction_rows(_load("floor_instructions.json")),
         (
             "5 … SQL statements a round",
             f"path {data['path_statements']}, floor {data['floor_statements']}",
