@@ -87,10 +87,11 @@ backup: venv
 clean:
 	rm -rf $(VENV) frontend/node_modules db.sqlite3 staticfiles .pytest_cache .mypy_cache .ruff_cache .coverage
 
-## make bench: the issue-8 benchmarks against the prod-up stack (wrk, Lighthouse and Chromium), summary table last;
+## make bench: the benchmarks against the prod-up stack (wrk, valgrind, Lighthouse and Chromium), summary table last;
 ## BENCH_SKIP_STATS=1 leaves out the 1 000 000-round statistics benchmark (long: it generates its history once)
 bench: venv-dev chromium
 	@command -v wrk >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null)
+	@command -v valgrind >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null)
 	@test -f tests/benchmarks/.npm/node_modules/lighthouse/cli/index.js \
 		|| npm install --prefix tests/benchmarks/.npm --no-audit --no-fund lighthouse@13.5.0
 	bash tests/benchmarks/run_all.sh
