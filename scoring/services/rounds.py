@@ -468,14 +468,9 @@ def match_rescore(*, match: Match, user: Any, expected_version: int | None = Non
         ruleset = ruleset_get(locked.ruleset)
         seats, names = seating(locked)
         options = options_or_fail(ruleset, locked.options, players=len(seats))
+        live = live_rounds(locked)
         results = rounds_rescore(
-            match=locked,
-            ruleset=ruleset,
-            seats=seats,
-            live=live_rounds(locked),
-            options=options,
-            user=user,
-            names=names,
+            match=locked, ruleset=ruleset, seats=seats, live=live, options=options, user=user, names=names
         )
         locked.version += 1
         match_state_follow(

@@ -51,3 +51,23 @@ def ws_match(group: Any, players: Any, user: Any) -> Match:
         player_ids=[p.pk for p in players[:4]],
         user=user,
     )
+
+
+def played_match(
+    table: Any, key: str, seed: str, *, options: Any = None, rounds: int | None = None
+) -> tuple[Any, Match]:
+    """A match of ``key`` the synthetic players play (``analytics.synthetic``), and an empty match of ``key`` with
+    its options for the first four of ``table``'s players, to enter its rounds into."""
+    from random import Random
+
+    from analytics import synthetic
+
+    played = synthetic.play_match(Random(seed), key, [1.0] * 4, options=options, rounds=rounds)
+    match = services.match_create(
+        group=table.group,
+        ruleset=key,
+        options=played.options,
+        player_ids=[p.pk for p in table.players[:4]],
+        user=table.owner,
+    )
+    return played, match

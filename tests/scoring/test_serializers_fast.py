@@ -10,7 +10,7 @@ from django.utils import timezone
 from scoring import rules, services
 from scoring.models import Round
 from scoring.serializers import RoundWriteResultSerializer
-from tests.scoring.helpers import njet_facts
+from tests.scoring.helpers import njet_facts, played_match
 
 pytestmark = pytest.mark.django_db
 
@@ -46,20 +46,9 @@ def test_the_fast_answer_is_the_answer_of_the_declared_fields(table, njet_match)
 def test_a_new_rounds_english_answer_is_its_stored_text_as_rendering_would_word_it(table, key):
     """The answer to a new round in English takes each line's stored text (worded with the same names) instead
     of wording it again: over whole matches of every game, the text is what rendering gives."""
-    from random import Random
-
     from django.utils import translation
 
-    from analytics import synthetic
-
-    played = synthetic.play_match(Random(f"text-{key}"), key, [1.0] * 4, rounds=12)
-    match = services.match_create(
-        group=table.group,
-        ruleset=key,
-        options=played.options,
-        player_ids=[p.pk for p in table.players[:4]],
-        user=table.owner,
-    )
+    played, match = played_match(table, key, f"text-{key}", rounds=12)
     ruleset, lines = rules.get(key), 0
     with translation.override("en"):
         for facts, _result in played.rounds:

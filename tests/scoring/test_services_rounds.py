@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from random import Random
 from typing import Any
 
 import pytest
@@ -10,7 +9,6 @@ from django.db import connection
 from django.db.models import Sum
 from django.test.utils import CaptureQueriesContext
 
-from analytics import synthetic
 from scoring import rules, services
 from scoring.models import IdempotencyKey, Match, Round, RoundEvent, Score
 from tests.scoring.helpers import (
@@ -19,6 +17,7 @@ from tests.scoring.helpers import (
     WS_ROUND_2,
     example,
     njet_facts,
+    played_match,
     record,
     ws_match,
 )
@@ -321,15 +320,8 @@ def _count_scoring(monkeypatch: pytest.MonkeyPatch, key: str) -> list[Any]:
 def test_appending_rounds_scores_only_the_new_round_and_stores_what_a_full_replay_gives(
     table, monkeypatch, key, options, rounds
 ):
-    played = synthetic.play_match(Random("append"), key, [1.0] * 4, options=options, rounds=rounds)
+    played, match = played_match(table, key, "append", options=options, rounds=rounds)
     assert len(played.rounds) >= 5
-    match = services.match_create(
-        group=table.group,
-        ruleset=key,
-        options=played.options,
-        player_ids=[p.pk for p in table.players[:4]],
-        user=table.owner,
-    )
     scored = _count_scoring(monkeypatch, key)
 
     for facts, _result in played.rounds:
