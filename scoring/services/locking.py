@@ -60,6 +60,8 @@ def _seating_sql(vendor: str) -> str:
 
 
 _LIVE_FIELDS = [Round._meta.get_field(name) for name in LIVE_COLUMNS]
+_LIVE_NAMES = [field.attname for field in _LIVE_FIELDS]
+_LIVE_DECODE = [getattr(field, "from_db_value", None) for field in _LIVE_FIELDS]  # the JSON columns' own decoding
 
 
 @cache
@@ -113,13 +115,11 @@ def live_rounds(match: Match, *, explained: bool = True) -> list[Round]:
     with connection.cursor() as cursor:
         cursor.execute(_live_sql(connection.vendor), [match.pk])
         rows = cursor.fetchall()
-    names = [field.attname for field in _LIVE_FIELDS]
-    decode = [getattr(field, "from_db_value", None) for field in _LIVE_FIELDS]  # the JSON columns' own decoding
     return [
         Round.from_db(
             connection.alias,
-            names,
-            [value if to is None else to(value, None, connection) for to, value in zip(decode, row, strict=True)],
+            _LIVE_NAMES,
+            [value if to is None else to(value, None, connection) for to, value in zip(_LIVE_DECODE, row, strict=True)],
         )
         for row in rows
     ]
