@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from django.db.models import Case, Count, Exists, F, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, When
 from django.db.models.functions import Coalesce
@@ -273,7 +273,12 @@ def round_get(*, match: Match, number: Any) -> Round:
     return rnd
 
 
-def round_next_number(*, live: Sequence[Round]) -> int:
+class _Numbered(Protocol):
+    @property
+    def number(self) -> int: ...
+
+
+def round_next_number(*, live: Sequence[_Numbered]) -> int:
     """The number the next round gets: the highest live round number + 1 (``live`` in order)."""
     return live[-1].number + 1 if live else 1
 

@@ -5,13 +5,15 @@ of its transaction, so parallel submissions from several phones are serialised. 
 separate statements on purpose: under READ COMMITTED each statement sees what was committed before it began, so
 rounds read after the lock include every round a write that held the lock before committed.
 
-The three reads on the path of a new round are fixed SQL (``match_lock_member``, ``seating``,
-``live_rounds(explained=False)``): they were a third of that path's CPU as ORM queries, most of it building the
-same SQL anew on every request.  They read exactly the rows and columns the ORM queries read.
+The path of a new round reads with two fixed statements (``match_lock_member``, then ``table``: the seats and
+the live rounds in one): as ORM queries its reads were a third of that path's CPU, most of it building the same
+SQL anew on every request, and every statement costs its round trip.  They read the rows and columns the ORM
+queries read.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -22,13 +24,6 @@ from django.utils.translation import gettext
 from scoring.models import Match, Membership, Player, Round, Seat
 
 from .errors import NotAllowed
-
-# What entering a round reads of the rounds before it: no explanation (most of a long match's bytes) and no
-# timestamps (those columns are left deferred, so a use of them reads them); ``deleted_at`` is NULL by the query.
-# In the model's field order, as ``Model.from_db`` takes a part of the columns.
-LIVE_COLUMNS = tuple(
-    f.name for f in Round._meta.concrete_fields if f.name not in ("explanation", "created_at", "updated_at")
-)
 
 
 def _q(name: str) -> str:
@@ -59,22 +54,37 @@ def _seating_sql(vendor: str) -> str:
     )
 
 
-_LIVE_FIELDS = [Round._meta.get_field(name) for name in LIVE_COLUMNS]
-_LIVE_NAMES = [field.attname for field in _LIVE_FIELDS]
-_LIVE_DECODE = [getattr(field, "from_db_value", None) for field in _LIVE_FIELDS]  # the JSON columns' own decoding
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A live round as entering the next round needs it: what its replay reads, not the whole row."""
+
+    pk: int
+    number: int
+    facts: Any
+    points: list[int]
+    ruleset_version: str
+
+
+# The JSON columns' own decoding (the text PostgreSQL or SQLite hands over -> Python values)
+_DECODE_FACTS = Round._meta.get_field("facts").from_db_value  # type: ignore[attr-defined]
+_DECODE_POINTS = Round._meta.get_field("points").from_db_value  # type: ignore[attr-defined]
 
 
 @cache
-def _live_sql(vendor: str) -> str:
-    """The live rounds of a match in order, the ``LIVE_COLUMNS`` only."""
-    table = _q(Round._meta.db_table)
-
-    def col(name: str) -> str:
-        return f"{table}.{_q(Round._meta.get_field(name).column)}"
-
+def _table_sql(vendor: str) -> str:
+    """The seats (with their players' names) and the live rounds of a match, in one statement: seat rows
+    first (kind 0, by seat number), then round rows (kind 1, by round number)."""
+    seat, player, rnd = Seat._meta, Player._meta, Round._meta
+    s_match, s_number, s_player = (_q(seat.get_field(f).column) for f in ("match", "number", "player"))
+    r = {f: _q(rnd.get_field(f).column) for f in ("id", "match", "number", "facts", "points", "ruleset_version")}
     return (
-        f"SELECT {', '.join(col(name) for name in LIVE_COLUMNS)} FROM {table} "
-        f"WHERE {col('match')} = %s AND {col('deleted_at')} IS NULL ORDER BY {col('number')}"
+        f"SELECT 0, s.{s_number}, s.{s_player}, p.{_q(player.get_field('name').column)}, NULL, NULL "
+        f"FROM {_q(seat.db_table)} s JOIN {_q(player.db_table)} p ON p.{_q('id')} = s.{s_player} "
+        f"WHERE s.{s_match} = %s "
+        "UNION ALL "
+        f"SELECT 1, r.{r['number']}, r.{r['id']}, r.{r['ruleset_version']}, r.{r['facts']}, r.{r['points']} "
+        f"FROM {_q(rnd.db_table)} r WHERE r.{r['match']} = %s AND r.{_q(rnd.get_field('deleted_at').column)} IS NULL "
+        "ORDER BY 1, 2"
     )
 
 
@@ -106,20 +116,33 @@ def seating(match: Match) -> tuple[list[int], list[str]]:
     return [player_id for player_id, _ in rows], [name for _, name in rows]
 
 
-def live_rounds(match: Match, *, explained: bool = True) -> list[Round]:
-    """The match's live rounds in order. ``explained=False`` reads ``LIVE_COLUMNS`` only (a column left out is
-    read if it is used): entering a new round rescores none of the rounds before it, and in a long match their
-    explanations are most of what would be read."""
-    if explained:
-        return list(Round.objects.filter(match=match, deleted_at__isnull=True).order_by("number"))
+def live_rounds(match: Match) -> list[Round]:
+    """The match's live rounds in order, whole."""
+    return list(Round.objects.filter(match=match, deleted_at__isnull=True).order_by("number"))
+
+
+def table(match: Match) -> tuple[list[int], list[str], list[Played]]:
+    """What entering the next round reads, in one statement after the lock: the seated players' ids and current
+    names in seat order, and the live rounds in order as :class:`Played` (no explanation: in a long match that is
+    most of the bytes, and entering a round rescores none of the rounds before it)."""
     with connection.cursor() as cursor:
-        cursor.execute(_live_sql(connection.vendor), [match.pk])
+        cursor.execute(_table_sql(connection.vendor), [match.pk, match.pk])
         rows = cursor.fetchall()
-    return [
-        Round.from_db(
-            connection.alias,
-            _LIVE_NAMES,
-            [value if to is None else to(value, None, connection) for to, value in zip(_LIVE_DECODE, row, strict=True)],
-        )
-        for row in rows
-    ]
+    seats: list[int] = []
+    names: list[str] = []
+    played: list[Played] = []
+    for kind, number, pk, text, facts, points in rows:
+        if kind == 0:
+            seats.append(pk)
+            names.append(text)
+        else:
+            played.append(
+                Played(
+                    pk=pk,
+                    number=number,
+                    facts=_DECODE_FACTS(facts, None, connection),
+                    points=_DECODE_POINTS(points, None, connection),
+                    ruleset_version=text,
+                )
+            )
+    return seats, names, played

@@ -38,7 +38,7 @@ from .common import (
     version_check,
 )
 from .errors import AlreadyUndone, Conflict, IdempotencyMismatch, RoundTaken, ServiceError
-from .locking import live_rounds, match_lock_member, seating
+from .locking import Played, live_rounds, match_lock_member, seating, table
 
 # What a round write changes on its match (its number and version, and what match_state_follow sets): saving
 # these columns only keeps the UPDATE from rewriting the group, the ruleset, the options and the rest.
@@ -68,7 +68,7 @@ def _event(match: Match, rnd: Round | None, action: str, user: Any, before: Any,
     )
 
 
-def _labels(live: Sequence[Round], focus: Round | None) -> list[str]:
+def _labels(live: Sequence[Round | Played], focus: Round | None) -> list[str]:
     return ["facts" if rnd is focus else f"rounds.{rnd.number}" for rnd in live]
 
 
@@ -82,7 +82,7 @@ def rounds_rescore(
     match: Match,
     ruleset: Ruleset,
     seats: Sequence[int],
-    live: Sequence[Round],
+    live: Sequence[Round | Played],
     options: dict[str, Any],
     user: Any,
     focus: Round | None = None,
@@ -120,6 +120,7 @@ def rounds_rescore(
         if rnd is focus:
             rnd.points, rnd.explanation, rnd.ruleset_version = points, explanation, ruleset.version
             continue
+        assert isinstance(rnd, Round)  # a Played round comes before a new round, so before from_number
         same = _structure(explanation) == _structure(rnd.explanation)
         if points == rnd.points and same and rnd.ruleset_version == ruleset.version:
             continue
@@ -242,11 +243,11 @@ def round_record(
     return rnd
 
 
-def _taken(match: Match, live: Sequence[Round], expected: int) -> RoundTaken:
+def _taken(match: Match, live: Sequence[Played], expected: int) -> RoundTaken:
     """The error for a form made for round ``expected`` when the next round is another number."""
-    saved = next((rnd for rnd in live if rnd.number == expected), None)
-    if saved is not None:  # read whole (``live`` holds what a new round needs of the rounds before it)
-        saved = Round.objects.select_related("entered_by").get(pk=saved.pk)
+    played = next((rnd for rnd in live if rnd.number == expected), None)
+    # read whole (``live`` holds what a new round needs of the rounds before it)
+    saved = None if played is None else Round.objects.select_related("entered_by").get(pk=played.pk)
     by = ""
     if saved is not None and saved.entered_by_id is not None:
         by = entered_by_names(match=match, user_ids=[saved.entered_by_id]).get(saved.entered_by_id, "")
@@ -256,7 +257,7 @@ def _taken(match: Match, live: Sequence[Round], expected: int) -> RoundTaken:
 def _round_create(*, match: Match, facts: Any, user: Any, expected_number: int | None = None) -> Round:
     """The new round on ``match``, locked by ``match_lock_member`` (so ``user`` is a member)."""
     totals_only_refuse(match)
-    before = live_rounds(match, explained=False)
+    seats, names, before = table(match)
     number = round_next_number(live=before)
     if expected_number is not None and expected_number != number:
         # also when that round finished the match (Coloretto's one round): the late phone is told who saved it
@@ -264,7 +265,6 @@ def _round_create(*, match: Match, facts: Any, user: Any, expected_number: int |
     if match.state == Match.State.FINISHED:
         raise Conflict(gettext("This match is finished; reopen it to add rounds."))
     ruleset = ruleset_get(match.ruleset)
-    seats, names = seating(match)
     options = options_or_fail(ruleset, match.options, players=len(seats))
     stored = normalise_or_fail(ruleset, facts, players=len(seats), options=options, names=names)
     rnd = Round(
@@ -274,7 +274,7 @@ def _round_create(*, match: Match, facts: Any, user: Any, expected_number: int |
         ruleset_version=ruleset.version,
         entered_by=user if user is not None and user.is_authenticated else None,
     )
-    live = [*before, rnd]
+    live: list[Round | Played] = [*before, rnd]
     results = rounds_rescore(
         match=match,
         ruleset=ruleset,
