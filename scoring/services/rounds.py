@@ -40,9 +40,9 @@ from .common import (
 from .errors import AlreadyUndone, Conflict, IdempotencyMismatch, RoundTaken, ServiceError
 from .locking import Played, live_rounds, match_lock_member, seating, table
 
-# What a round write changes on its match (its number and version, and what match_state_follow sets): saving
-# these columns only keeps the UPDATE from rewriting the group, the ruleset, the options and the rest.
-MATCH_WRITE_FIELDS = ["next_number", "version", "winners", "state", "finish_reason", "finished_at", "updated_at"]
+# What every round write changes on its match: saving these columns (and those match_state_follow names) only keeps
+# the UPDATE from rewriting the group, the ruleset, the options and the rest.
+MATCH_WRITE_FIELDS = ["next_number", "version", "updated_at"]
 
 
 def _scores_write(rnd: Round, seats: Sequence[int], *, new: bool = False) -> None:
@@ -135,13 +135,15 @@ def rounds_rescore(
 
 def match_state_follow(
     *, match: Match, ruleset: Ruleset, results: Sequence[Any], players: int, options: dict[str, Any], user: Any
-) -> None:
+) -> list[str]:
     """Finish the match when the rules say it is over; reopen it when a change undid that.
 
     A match finished by hand stays finished.  Records the rules' winners on the match (none until the end
-    condition is met), for the statistics.  Saves nothing: the caller saves ``match``.
+    condition is met), for the statistics.  Saves nothing: the caller saves ``match``; returns the fields
+    this changed (for ``update_fields``).
     """
     state = ruleset.module.match_state(list(results), players=players, options=options)
+    was = (match.winners, match.state)
     match.winners = state.final_winners()
     if state.finished and match.state == Match.State.OPEN:
         before = match_snapshot(match)
@@ -155,6 +157,8 @@ def match_state_follow(
         before = match_snapshot(match)
         match.state, match.finish_reason, match.finished_at = Match.State.OPEN, Match.FinishReason.NONE, None
         _event(match, None, RoundEvent.Action.REOPEN, user, before, match_snapshot(match))
+    changed = ["winners"] if match.winners != was[0] else []
+    return changed + (["state", "finish_reason", "finished_at"] if match.state != was[1] else [])
 
 
 def _replay(*, user: Any, key: str, scope: str, digest: str) -> Round | None:
@@ -290,8 +294,10 @@ def _round_create(*, match: Match, facts: Any, user: Any, expected_number: int |
     _scores_write(rnd, seats, new=True)
     match.next_number = number + 1
     match.version += 1
-    match_state_follow(match=match, ruleset=ruleset, results=results, players=len(seats), options=options, user=user)
-    match.save(update_fields=MATCH_WRITE_FIELDS)
+    changed = match_state_follow(
+        match=match, ruleset=ruleset, results=results, players=len(seats), options=options, user=user
+    )
+    match.save(update_fields=[*MATCH_WRITE_FIELDS, *changed])
     _event(match, rnd, RoundEvent.Action.CREATE, user, None, round_snapshot(rnd))
     stats_match_changed(match=match, players=seats)
     rnd.seat_names = names  # type: ignore[attr-defined]  # as read under the lock, for the answer
@@ -354,8 +360,10 @@ def _change(
     _scores_write(rnd, seats)
     match.next_number = round_next_number(live=live)
     match.version += 1
-    match_state_follow(match=match, ruleset=ruleset, results=results, players=len(seats), options=options, user=user)
-    match.save(update_fields=MATCH_WRITE_FIELDS)
+    changed = match_state_follow(
+        match=match, ruleset=ruleset, results=results, players=len(seats), options=options, user=user
+    )
+    match.save(update_fields=[*MATCH_WRITE_FIELDS, *changed])
     after = round_snapshot(rnd)
     if undoes is not None:
         after = {**after, "undoes": undoes.pk, "undid": undoes.action}
@@ -473,9 +481,9 @@ def match_rescore(*, match: Match, user: Any, expected_version: int | None = Non
             match=locked, ruleset=ruleset, seats=seats, live=live, options=options, user=user, names=names
         )
         locked.version += 1
-        match_state_follow(
+        changed = match_state_follow(
             match=locked, ruleset=ruleset, results=results, players=len(seats), options=options, user=user
         )
-        locked.save(update_fields=MATCH_WRITE_FIELDS)
+        locked.save(update_fields=[*MATCH_WRITE_FIELDS, *changed])
         stats_match_changed(match=locked, players=seats)
         return locked

@@ -97,6 +97,33 @@ def test_deleting_a_round_of_a_finished_match_reopens_it_and_undo_finishes_it_ag
     assert actions[-4:] == ["reopen", "delete", "finish", "undo"]
 
 
+def test_a_round_write_updates_only_the_match_columns_it_changes_and_stores_every_change(table, njet_match):
+    def match_update(write: Any) -> str:
+        with CaptureQueriesContext(connection) as queries:
+            write()
+        (sql,) = [q["sql"] for q in queries.captured_queries if q["sql"].startswith('UPDATE "scoring_match"')]
+        return sql.split(" WHERE ")[0]
+
+    rounds = record(njet_match, table.member, n=8)
+    ninth = match_update(lambda: rounds.extend(record(njet_match, table.member)))
+    assert '"next_number"' in ninth and '"version"' in ninth
+    assert not any(col in ninth for col in ('"winners"', '"state"', '"finished_at"', '"options"', '"group_id"'))
+
+    tenth = match_update(lambda: rounds.extend(record(njet_match, table.member)))  # the last round: finished
+    assert '"state"' in tenth and '"winners"' in tenth and '"finished_at"' in tenth
+    match = Match.objects.get(pk=njet_match.pk)
+    assert (match.state, match.winners) == ("finished", [0, 1, 2])
+
+    # seats 3 and 4 take the last round by far: still finished, other winners
+    swing = njet_facts(tricks=[0, 0, 0, 6, 6], booty=[0, 0, 0, 2, 2])
+    edit = match_update(
+        lambda: services.round_edit(round=rounds[-1], facts=swing, expected_version=1, user=table.member)
+    )
+    assert '"winners"' in edit and '"state"' not in edit
+    match = Match.objects.get(pk=njet_match.pk)
+    assert (match.state, match.finish_reason, match.winners) == ("finished", "rules", [3, 4])
+
+
 def test_round_edit_rescores_the_round_and_the_later_rounds_that_depend_on_it(table):
     match = ws_match(table.group, table.players, table.owner)
     first = services.round_record(match=match, facts=WS_ROUND_1, user=table.owner)
