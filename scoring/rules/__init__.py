@@ -43,7 +43,10 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-from collections.abc import Mapping, Sequence
+import json
+from collections import OrderedDict
+from collections.abc import Hashable, Mapping, Sequence
+from threading import Lock
 from types import ModuleType
 from typing import Any
 
@@ -53,6 +56,7 @@ from .wording import PLAYER_FALLBACK, NTranslate, Translate, fill
 
 __all__ = [
     "KEYS",
+    "FactsText",
     "InvalidRound",
     "Line",
     "MatchState",
@@ -88,10 +92,28 @@ MESSAGES: dict[str, str] = {
 }
 
 
+_SCALARS = (str, int, float, bool, type(None))
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # a dataclass's field names, worked out once
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
+
+
 def to_jsonable(value: Any) -> Any:
     """Dataclasses, tuples and frozensets as plain JSON values (stable order)."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is tuple or kind is list:
+        return [to_jsonable(v) for v in value]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {name: to_jsonable(getattr(value, name)) for name in _field_names(kind)}
     if isinstance(value, Mapping):
         return {str(k): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, (frozenset, set)):
@@ -99,6 +121,24 @@ def to_jsonable(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [to_jsonable(v) for v in value]
     return value
+
+
+class FactsText(str):
+    """A stored round's facts as the JSON text the database holds them in (see :meth:`Ruleset.replay_facts`)."""
+
+    __slots__ = ()
+
+
+# How many stored rounds' parsed facts each ruleset keeps (see Ruleset.history): a few hundred open matches' rounds.
+STORED_FACTS_KEPT = 4096
+
+
+def _options_key(options: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """Parsed options as a memo key: choices, whole numbers and booleans as they are, a JSON option (Was sticht?'s
+    own task lists) as its canonical text."""
+    return tuple(
+        (k, v if isinstance(v, Hashable) else json.dumps(v, sort_keys=True)) for k, v in sorted(options.items())
+    )
 
 
 class Ruleset:
@@ -120,6 +160,12 @@ class Ruleset:
         self.winners_by_totals: bool = bool(getattr(module, "WINNERS_BY_TOTALS", False))
         # whether some options seat the players in fixed partnerships (see fixed_teams)
         self.has_fixed_teams: bool = hasattr(module, "fixed_teams")
+        # stored rounds' facts parsed from their JSON text: parsing is a pure function of the text, the player count
+        # and the options, and parsed facts are frozen, so each stored round is parsed once per process however
+        # many later rounds replay it (``test_replay_facts`` checks they are immutable all the way down). The
+        # least recently used go first.
+        self._stored_facts: OrderedDict[tuple[str, int, tuple[tuple[str, Any], ...]], Any] = OrderedDict()
+        self._stored_facts_lock = Lock()
 
     def __repr__(self) -> str:
         return f"<Ruleset {self.key}>"
@@ -203,9 +249,31 @@ class Ruleset:
             c.raise_if_any()
         return self.module.facts_parse(data, players=players, options=options)
 
+    def replay_facts(self, data: Any, *, players: int, options: Mapping[str, Any]) -> Any:
+        """One round's facts as :meth:`history` takes them: a JSON object as submitted or stored, a stored
+        round's JSON text as :class:`FactsText` (parsed once per process and kept, see ``_stored_facts``), or
+        facts this ruleset already parsed with these players and options (a new round's, parsed when it was
+        normalised), taken as they are."""
+        if isinstance(data, FactsText):
+            key = (str(data), players, _options_key(options))
+            with self._stored_facts_lock:
+                facts = self._stored_facts.get(key)
+                if facts is not None:
+                    self._stored_facts.move_to_end(key)
+                    return facts
+            facts = self.facts_parse(json.loads(data), players=players, options=options)
+            with self._stored_facts_lock:
+                self._stored_facts[key] = facts
+                while len(self._stored_facts) > STORED_FACTS_KEPT:
+                    self._stored_facts.popitem(last=False)
+            return facts
+        if dataclasses.is_dataclass(data) and not isinstance(data, type):
+            return data
+        return self.facts_parse(data, players=players, options=options)
+
     def history(
         self,
-        rounds: Sequence[Mapping[str, Any]],
+        rounds: Sequence[Any],
         *,
         players: int,
         options: Mapping[str, Any],
@@ -213,18 +281,19 @@ class Ruleset:
     ) -> list[tuple[Any, RoundResult]]:
         """Parse, validate and score stored rounds in order (each against the state before it).
 
-        ``stored`` holds the points already stored for the first rounds, scored by this version of the rules
-        with these options: those rounds are parsed only, and their results carry the stored points and no
-        lines. Every state costs a pass over the rounds before it, so appending a round to a long match then
-        computes one state instead of one per round.
+        ``rounds`` holds each round's facts in a form :meth:`replay_facts` takes. ``stored`` holds the points
+        already stored for the first rounds, scored by this version of the rules with these options: those rounds
+        are parsed only, and their results carry the stored points and no lines. Every state costs a pass over
+        the rounds before it, so appending a round to a long match then computes one state instead of one per
+        round.
         """
         done: list[tuple[Any, RoundResult]] = [
-            (self.facts_parse(data, players=players, options=options), RoundResult(scores=tuple(points), lines=()))
+            (self.replay_facts(data, players=players, options=options), RoundResult(scores=tuple(points), lines=()))
             for data, points in zip(rounds, stored, strict=False)
         ]
         for data in rounds[len(done) :]:
             state = self.module.match_state(done, players=players, options=options)
-            facts = self.facts_parse(data, players=players, options=options)
+            facts = self.replay_facts(data, players=players, options=options)
             self.module.validate(facts, players=players, options=options, state=state)
             done.append((facts, self.module.score_round(facts, players=players, options=options, state=state)))
         return done
@@ -258,7 +327,12 @@ class Ruleset:
 
     def normalise(self, facts: Mapping[str, Any], *, players: int, options: Mapping[str, Any]) -> Any:
         """The canonical JSON form of submitted facts (what gets stored)."""
-        return to_jsonable(self.facts_parse(facts, players=players, options=options))
+        return self.parse_normalise(facts, players=players, options=options)[1]
+
+    def parse_normalise(self, facts: Mapping[str, Any], *, players: int, options: Mapping[str, Any]) -> tuple[Any, Any]:
+        """Submitted facts parsed, and their canonical JSON form."""
+        parsed = self.facts_parse(facts, players=players, options=options)
+        return parsed, to_jsonable(parsed)
 
     def render(
         self,

@@ -131,8 +131,15 @@ def normalise_or_fail(
     ruleset: Ruleset, facts: Any, *, players: int, options: dict[str, Any], names: Sequence[str] | None = None
 ) -> Any:
     """The canonical stored form of submitted facts, or field-level errors under ``facts``."""
+    return parse_or_fail(ruleset, facts, players=players, options=options, names=names)[1]
+
+
+def parse_or_fail(
+    ruleset: Ruleset, facts: Any, *, players: int, options: dict[str, Any], names: Sequence[str] | None = None
+) -> tuple[Any, Any]:
+    """Submitted facts parsed and in their canonical stored form, or field-level errors under ``facts``."""
     try:
-        return ruleset.normalise(facts, players=players, options=options)
+        return ruleset.parse_normalise(facts, players=players, options=options)
     except InvalidRound as exc:
         raise rules_failed(ruleset, exc, prefix="facts", names=names) from None
     except (TypeError, KeyError, IndexError, AttributeError, ValueError) as exc:

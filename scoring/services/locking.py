@@ -22,6 +22,7 @@ from django.http import Http404
 from django.utils.translation import gettext
 
 from scoring.models import Match, Membership, Player, Round, Seat
+from scoring.rules import FactsText
 
 from .errors import NotAllowed
 
@@ -60,13 +61,12 @@ class Played:
 
     pk: int
     number: int
-    facts: Any
+    facts: FactsText  # as stored: the replay parses it once per process (Ruleset.replay_facts)
     points: list[int]
     ruleset_version: str
 
 
-# The JSON columns' own decoding (the text PostgreSQL or SQLite hands over -> Python values)
-_DECODE_FACTS = Round._meta.get_field("facts").from_db_value  # type: ignore[attr-defined]
+# The JSON column's own decoding (the text PostgreSQL or SQLite hands over -> Python values)
 _DECODE_POINTS = Round._meta.get_field("points").from_db_value  # type: ignore[attr-defined]
 
 
@@ -124,7 +124,7 @@ def live_rounds(match: Match) -> list[Round]:
 def table(match: Match) -> tuple[list[int], list[str], list[Played]]:
     """What entering the next round reads, in one statement after the lock: the seated players' ids and current
     names in seat order, and the live rounds in order as :class:`Played` (no explanation: in a long match that is
-    most of the bytes, and entering a round rescores none of the rounds before it)."""
+    most of the bytes, and entering a round rescores none of the rounds before it; the facts as their JSON text)."""
     with connection.cursor() as cursor:
         cursor.execute(_table_sql(connection.vendor), [match.pk, match.pk])
         rows = cursor.fetchall()
@@ -140,7 +140,7 @@ def table(match: Match) -> tuple[list[int], list[str], list[Played]]:
                 Played(
                     pk=pk,
                     number=number,
-                    facts=_DECODE_FACTS(facts, None, connection),
+                    facts=FactsText(facts),
                     points=_DECODE_POINTS(points, None, connection),
                     ruleset_version=text,
                 )

@@ -30,6 +30,7 @@ from .common import (
     match_snapshot,
     normalise_or_fail,
     options_or_fail,
+    parse_or_fail,
     request_hash,
     round_snapshot,
     ruleset_get,
@@ -86,6 +87,7 @@ def rounds_rescore(
     options: dict[str, Any],
     user: Any,
     focus: Round | None = None,
+    focus_facts: Any = None,
     from_number: int = 1,
     names: Sequence[str] | None = None,
 ) -> list[tuple[Any, Any]]:
@@ -100,12 +102,14 @@ def rounds_rescore(
     (entering the 100th round then costs one state, not a hundred). Results taken from storage have no lines.
     ``names`` (the players in seat order) name them in the stored English text and in refusals; a round whose
     only change is that text (new wording, a renamed player) is not rescored: pages render the text anew.
+    ``focus_facts``: the focus round's facts as the ruleset parsed them when they were normalised (not parsed
+    again).
     """
     before = list(takewhile(lambda rnd: rnd.number < from_number and rnd is not focus, live))
     stored = [rnd.points for rnd in before] if all(r.ruleset_version == ruleset.version for r in before) else []
     results = history_or_fail(
         ruleset,
-        [rnd.facts for rnd in live],
+        [focus_facts if rnd is focus and focus_facts is not None else rnd.facts for rnd in live],
         players=len(seats),
         options=options,
         labels=_labels(live, focus),
@@ -270,7 +274,7 @@ def _round_create(*, match: Match, facts: Any, user: Any, expected_number: int |
         raise Conflict(gettext("This match is finished; reopen it to add rounds."))
     ruleset = ruleset_get(match.ruleset)
     options = options_or_fail(ruleset, match.options, players=len(seats))
-    stored = normalise_or_fail(ruleset, facts, players=len(seats), options=options, names=names)
+    parsed, stored = parse_or_fail(ruleset, facts, players=len(seats), options=options, names=names)
     rnd = Round(
         match=match,
         number=number,
@@ -287,6 +291,7 @@ def _round_create(*, match: Match, facts: Any, user: Any, expected_number: int |
         options=options,
         user=user,
         focus=rnd,
+        focus_facts=parsed,
         from_number=rnd.number,
         names=names,
     )
