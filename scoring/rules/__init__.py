@@ -45,7 +45,7 @@ import dataclasses
 import importlib
 import json
 from collections import OrderedDict
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from threading import Lock
 from types import ModuleType
 from typing import Any
@@ -136,9 +136,7 @@ STORED_FACTS_KEPT = 4096
 def _options_key(options: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
     """Parsed options as a memo key: choices, whole numbers and booleans as they are, a JSON option (Was sticht?'s
     own task lists) as its canonical text."""
-    return tuple(
-        (k, v if isinstance(v, Hashable) else json.dumps(v, sort_keys=True)) for k, v in sorted(options.items())
-    )
+    return tuple((k, v if type(v) in _SCALARS else json.dumps(v, sort_keys=True)) for k, v in sorted(options.items()))
 
 
 class Ruleset:
