@@ -39,7 +39,7 @@ from .common import (
     version_check,
 )
 from .errors import AlreadyUndone, Conflict, IdempotencyMismatch, RoundTaken, ServiceError
-from .locking import Played, live_rounds, match_lock_member, seating, table
+from .locking import Played, live_rounds, match_lock_member, match_lock_table, seating
 
 # What every round write changes on its match: saving these columns (and those match_state_follow names) only keeps
 # the UPDATE from rewriting the group, the ruleset, the options and the rest.
@@ -221,7 +221,7 @@ def round_record(
     try:
         with transaction.atomic():
             rnd = _round_create(
-                match=match_lock_member(match_id=pk, user=user, hidden=match is None),
+                locked=match_lock_table(match_id=pk, user=user, hidden=match is None),
                 facts=facts,
                 user=user,
                 expected_number=expected_number,
@@ -262,10 +262,12 @@ def _taken(match: Match, live: Sequence[Played], expected: int) -> RoundTaken:
     return RoundTaken(expected=expected, next_number=round_next_number(live=live), round=saved, by=by)
 
 
-def _round_create(*, match: Match, facts: Any, user: Any, expected_number: int | None = None) -> Round:
-    """The new round on ``match``, locked by ``match_lock_member`` (so ``user`` is a member)."""
+def _round_create(
+    *, locked: tuple[Match, list[int], list[str], list[Played]], facts: Any, user: Any, expected_number: int | None
+) -> Round:
+    """The new round on the match ``match_lock_table`` locked and read (so ``user`` is a member)."""
+    match, seats, names, before = locked
     totals_only_refuse(match)
-    seats, names, before = table(match)
     number = round_next_number(live=before)
     if expected_number is not None and expected_number != number:
         # also when that round finished the match (Coloretto's one round): the late phone is told who saved it
