@@ -41,6 +41,7 @@ Every game module exposes the same public shape:
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import importlib
 import json
@@ -129,14 +130,25 @@ class FactsText(str):
     __slots__ = ()
 
 
+# How many option sets each ruleset keeps parsed (Ruleset.options_parse)
+OPTIONS_KEPT = 256
 # How many stored rounds' parsed facts each ruleset keeps (see Ruleset.history): a few hundred open matches' rounds.
 STORED_FACTS_KEPT = 4096
 
 
+def _option_key(value: Any) -> Any:
+    """An option's value as part of a memo key: choices, whole numbers and booleans as they are, a JSON option
+    (Was sticht?'s own task lists) as its canonical text."""
+    return value if type(value) in _SCALARS else json.dumps(value, sort_keys=True, default=repr)
+
+
+def _copied(options: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v if type(v) in _SCALARS else copy.deepcopy(v) for k, v in options.items()}
+
+
 def _options_key(options: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
-    """Parsed options as a memo key: choices, whole numbers and booleans as they are, a JSON option (Was sticht?'s
-    own task lists) as its canonical text."""
-    return tuple((k, v if type(v) in _SCALARS else json.dumps(v, sort_keys=True)) for k, v in sorted(options.items()))
+    """Parsed options as a memo key (see _option_key)."""
+    return tuple((k, _option_key(v)) for k, v in sorted(options.items()))
 
 
 class Ruleset:
@@ -163,7 +175,8 @@ class Ruleset:
         # many later rounds replay it (``test_replay_facts`` checks they are immutable all the way down). The
         # least recently used go first.
         self._stored_facts: OrderedDict[tuple[str, int, tuple[tuple[str, Any], ...]], Any] = OrderedDict()
-        self._stored_facts_lock = Lock()
+        self._stored_facts_lock = Lock()  # for both memos
+        self._options_parsed: OrderedDict[tuple[int, tuple[tuple[str, type, Any], ...]], dict[str, Any]] = OrderedDict()
 
     def __repr__(self) -> str:
         return f"<Ruleset {self.key}>"
@@ -186,7 +199,25 @@ class Ruleset:
         c.raise_if_any()
 
     def options_parse(self, data: Mapping[str, Any] | None, *, players: int) -> dict[str, Any]:
-        """Fill defaults and check every option against its spec (and the game's own checks)."""
+        """Fill defaults and check every option against its spec (and the game's own checks).
+
+        Options that parsed before are not checked again (every round write parses its match's stored options):
+        the answer is kept by the options' values and their types (``1`` is not ``true``), the oldest going first,
+        and handed out as a copy."""
+        try:
+            key = (players, tuple(sorted((k, type(v), _option_key(v)) for k, v in (data or {}).items())))
+        except TypeError:  # keys that do not sort: not kept
+            return self._options_parse(data, players=players)
+        parsed = self._options_parsed.get(key)
+        if parsed is None:
+            parsed = _copied(self._options_parse(data, players=players))  # not the caller's lists
+            with self._stored_facts_lock:
+                self._options_parsed[key] = parsed
+                while len(self._options_parsed) > OPTIONS_KEPT:
+                    self._options_parsed.popitem(last=False)
+        return _copied(parsed)
+
+    def _options_parse(self, data: Mapping[str, Any] | None, *, players: int) -> dict[str, Any]:
         data = dict(data or {})
         self.players_check(players)
         c = self._complaints()

@@ -79,3 +79,42 @@ def test_the_memo_keeps_the_most_recently_used_rounds_only(monkeypatch):
     assert ruleset.replay_facts(texts[0], players=5, options=opts) is first
     again = ruleset.replay_facts(texts[1], players=5, options=opts)
     assert again == second and again is not second
+
+
+def test_options_that_parsed_before_are_not_checked_again_but_their_types_still_count(monkeypatch):
+    muzicando = rules.get("muzicando")
+    first = muzicando.options_parse({"bidding": True}, players=4)
+    again = muzicando.options_parse({"bidding": True}, players=4)
+    assert first == again and first is not again and again["bidding"] is True
+    with pytest.raises(InvalidRound):  # 1 equals True in Python, but it is no boolean: refused, not remembered
+        muzicando.options_parse({"bidding": 1}, players=4)
+    with pytest.raises(InvalidRound):  # keys that do not sort: parsed without the memo, refused as unknown
+        muzicando.options_parse({1: "x", "bidding": True}, players=4)  # type: ignore[dict-item]
+
+    was_sticht = rules.get("was-sticht")
+    tasks = [
+        ["betli", "exactly-1", "no-blue", "no-green"],
+        ["most", "fewest", "exactly-2", "exactly-3"],
+        ["exactly-3", "exactly-2", "betli", "betli"],
+        ["most", "most", "no-yellow", "exactly-1"],
+    ]
+    mine = was_sticht.options_parse({"tasks": tasks}, players=4)
+    mine["tasks"][0].append("changed by a caller")
+    assert was_sticht.options_parse({"tasks": tasks}, players=4)["tasks"][0] == tasks[0] != mine["tasks"][0]
+    tasks[0][:2] = ["exactly-1", "betli"]  # nor does a change to the lists the options came in
+    assert was_sticht.options_parse({"tasks": tasks}, players=4)["tasks"][0][:2] == ["exactly-1", "betli"]
+
+    monkeypatch.setattr(rules, "OPTIONS_KEPT", 1)
+    muzicando.options_parse({"bidding": False}, players=4)
+    assert len(muzicando._options_parsed) == 1
+
+
+def test_has_nul_finds_nul_in_any_text_of_a_document_however_deep():
+    from scoring.apis.base import _has_nul
+
+    deep: Any = "ok"
+    for _ in range(5000):  # deeper than Python's recursion limit
+        deep = [{"k": deep}]
+    assert not _has_nul(deep)
+    assert _has_nul([{"k": deep}, {"a": ["b", {"c": "d\x00"}]}])
+    assert _has_nul({"a\x00": 1}) and _has_nul("\x00") and not _has_nul({"a": [1, None, True, 2.5]})
