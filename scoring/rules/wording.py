@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from functools import lru_cache
+from string import Formatter
 from typing import Any
 
 from .types import N_, PLAYER, Plural
@@ -138,7 +140,8 @@ def fill(
             text = translate(text) if translate is not None else text
     else:
         text = translate(template) if translate is not None else template
-    values: dict[str, Word] = {}
+    plain = _plain_fields(text)
+    values: dict[str, Any] = {}
     for key, value in params.items():
         kind = kinds.get(key)
         shown: Any = value
@@ -146,5 +149,22 @@ def fill(
             shown = seat_name(value, names, translate)
         elif kind is not None and labels is not None:
             shown = _labelled(kind, value, labels, translate)
-        values[key] = Word(shown)
+        if not plain:
+            shown = Word(shown)
+        elif isinstance(shown, int) and not isinstance(shown, bool) and shown < 0:
+            shown = f"−{-shown}"  # what Word writes for a negative number without a spec
+        values[key] = shown
     return text.format_map(values)
+
+
+@lru_cache(maxsize=4096)
+def _plain_fields(text: str) -> bool:
+    """Whether every field of ``text`` is a bare ``{name}`` (no article, no spec, no conversion): then the values
+    are filled as :class:`Word` would write them without a spec, with no Word made."""
+    try:
+        fields = [
+            (name, spec, conversion) for _lit, name, spec, conversion in Formatter().parse(text) if name is not None
+        ]
+    except ValueError:  # a broken template: filled the long way, which raises as before
+        return False
+    return all(name.isidentifier() and not spec and conversion is None for name, spec, conversion in fields)

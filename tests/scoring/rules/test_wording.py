@@ -131,3 +131,39 @@ def test_complaints_name_players_without_seat_numbers() -> None:
     texts = [p.text for p in caught.value.problems]
     assert "Give a whole number of cards from 0 to 9." in texts
     assert all("Seat" not in text for text in texts)
+
+
+@pytest.mark.parametrize("language", ["en", "hu"])
+def test_templates_of_bare_fields_fill_as_the_word_wrapper_would(language, monkeypatch) -> None:
+    """Bare ``{name}`` templates skip the Word wrapper: every message of every game, in English and in Hungarian,
+    with negative and positive numbers, text and players, reads the same either way."""
+    from django.utils import translation
+
+    from scoring.rules import wording
+
+    def filled(ruleset: rules.Ruleset, msg: str, params: dict[str, object]) -> str:
+        return ruleset.render(
+            msg, params, translation.gettext, names=["Éva", "Ödön", "Bori", "Dani"], ntranslate=translation.ngettext
+        )
+
+    checked = 0
+    with translation.override(language):
+        for ruleset in rules.all_rulesets():
+            for msg, template in ruleset.messages.items():
+                fields = {name for _lit, name, _spec, _conv in wording.Formatter().parse(str(template)) if name}
+                for sample in (-5, 7, 0, "red", 1):
+                    params: dict[str, object] = dict.fromkeys(fields, sample)
+                    try:
+                        fast = filled(ruleset, msg, params)
+                    except (KeyError, IndexError, ValueError, TypeError) as exc:
+                        fast = repr(exc)
+                    with monkeypatch.context() as patched:
+                        patched.setattr(wording, "_plain_fields", lambda text: False)
+                        try:
+                            slow = filled(ruleset, msg, params)
+                        except (KeyError, IndexError, ValueError, TypeError) as exc:
+                            slow = repr(exc)
+                    assert fast == slow, (ruleset.key, msg, sample)
+                    checked += 1
+    assert checked > 500
+    assert fill("{a} and {b}", {"a": -3, "b": Word(2)}) == "−3 and 2"
