@@ -8,11 +8,12 @@ from frontend.views.accounts import admin_login
 from . import views
 
 urlpatterns = [
+    # Django tries these in order: the API first (a round entered from a phone is the most frequent request)
+    path("api/v1/", include("scoring.urls")),
     # before the admin's own: its log-in page counts failures like the app's (scoring.auth_limits)
     path("admin/login/", admin_login, name="admin_login"),
     path("admin/", admin.site.urls),
     path("ping", views.ping, name="ping"),
-    path("api/v1/", include("scoring.urls")),
     path("api/v1/", include((analytics_api, "analytics-api"))),
     path("stats/", include("analytics.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

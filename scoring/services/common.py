@@ -56,9 +56,10 @@ def explanation_store(
     ruleset: Ruleset, result: rules.RoundResult, *, names: Sequence[str] | None = None
 ) -> list[dict[str, Any]]:
     """The structured explanation lines plus their English text (players by name), as stored on the round."""
-    return [
-        {**line.as_dict(), "text": ruleset.render(line.msg, line.param_dict(), names=names)} for line in result.lines
-    ]
+    stored = [line.as_dict() for line in result.lines]
+    for line in stored:
+        line["text"] = ruleset.render(line["msg"], line["params"], names=names)
+    return stored
 
 
 def request_hash(*parts: Any) -> str:
