@@ -9,7 +9,7 @@ from typing import Any
 
 from django.utils.translation import gettext, ngettext
 
-from scoring.text import name_clean
+from scoring.text import any_text, name_clean
 
 INT32 = 2**31 - 1
 MAX_PROBLEMS = 200  # listed; the rest are counted
@@ -121,15 +121,4 @@ class Problems:
 
 def unstorable(value: Any) -> bool:
     """Whether any text in the JSON ``value`` (keys included) holds a character the database cannot store."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if _UNSTORABLE.search(item):
-                return True
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return False
+    return any_text(value, _UNSTORABLE.search)

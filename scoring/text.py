@@ -7,6 +7,8 @@ into a field error.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
+from typing import Any
 
 from django.utils.translation import gettext
 
@@ -43,3 +45,20 @@ def name_clean(value: object, *, max_length: int | None = NAME_MAX) -> str:
     if max_length is not None and len(text) > max_length:
         raise ValueError(gettext("A name has at most %(n)d characters.") % {"n": max_length})
     return text
+
+
+def any_text(value: Any, test: Callable[[str], object]) -> bool:
+    """Whether ``test`` is true of any text in the parsed JSON ``value`` (object keys included); walked without
+    recursion, so a document nested deeper than Python's recursion limit is no error."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if test(item):
+                return True
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return False

@@ -22,6 +22,7 @@ from scoring.numbers import parse_whole
 from scoring.permissions import Authenticated, Public
 from scoring.serializers import ErrorSerializer, MatchSerializer, RoundSerializer
 from scoring.services import Conflict, IdempotencyMismatch, NotAllowed, StaleVersion, ValidationFailed
+from scoring.text import any_text
 from scoring.throttles import WriteThrottle
 
 # The version a client edits: an ETag it read ("3", W/"3" or 3). ASCII digits only.
@@ -68,19 +69,8 @@ def flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
 
 
 def _has_nul(value: Any) -> bool:
-    """Whether a NUL character is in any text of a parsed JSON document (keys too), walked without recursion."""
-    pending = [value]
-    while pending:
-        item = pending.pop()
-        if isinstance(item, str):
-            if "\x00" in item:
-                return True
-        elif isinstance(item, dict):
-            pending.extend(item.keys())
-            pending.extend(item.values())
-        elif isinstance(item, list):
-            pending.extend(item)
-    return False
+    """Whether a NUL character is in any text of a parsed JSON document (keys too)."""
+    return any_text(value, lambda text: "\x00" in text)
 
 
 # DRF coerces JSON types quietly: 0 becomes the name "0", "3" the integer 3, "yes" the boolean true. The
