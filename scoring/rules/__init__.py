@@ -206,7 +206,7 @@ class Ruleset:
         and handed out as a copy."""
         try:
             key = (players, tuple(sorted((k, type(v), _option_key(v)) for k, v in (data or {}).items())))
-        except TypeError:  # keys that do not sort: not kept
+        except (TypeError, ValueError, AttributeError):  # not a mapping, keys that do not sort: parsed, not kept
             return self._options_parse(data, players=players)
         parsed = self._options_parsed.get(key)
         if parsed is None:

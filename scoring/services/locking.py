@@ -98,8 +98,9 @@ def _lock_table_sql(vendor: str) -> str | None:
 
     Under READ COMMITTED a SELECT ... FOR UPDATE that waited for another write sees the locked row as that write
     left it, but every other row as of the statement's start: the rounds that write added would be missing. Every
-    write of a match's rounds or seats raises the match's version, so a seen version other than the locked row's
-    tells that this happened (the caller then reads the table again). Other databases: None."""
+    write of a match's rounds raises the match's version under its lock, so a seen version other than the locked
+    row's tells that this happened (the caller then reads the table again). (Seats change under no match lock:
+    only a player merge moves them, and a second statement read them no more surely.) Other databases: None."""
     if vendor != "postgresql":
         return None
     seat, player, rnd, match = Seat._meta, Player._meta, Round._meta, Match._meta

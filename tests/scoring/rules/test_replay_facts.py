@@ -90,6 +90,8 @@ def test_options_that_parsed_before_are_not_checked_again_but_their_types_still_
         muzicando.options_parse({"bidding": 1}, players=4)
     with pytest.raises(InvalidRound):  # keys that do not sort: parsed without the memo, refused as unknown
         muzicando.options_parse({1: "x", "bidding": True}, players=4)  # type: ignore[dict-item]
+    with pytest.raises((TypeError, ValueError)):  # not a mapping: refused as before the memo
+        muzicando.options_parse([("bidding", True), "x"], players=4)  # type: ignore[arg-type]
 
     was_sticht = rules.get("was-sticht")
     tasks = [
