@@ -111,7 +111,7 @@ def to_jsonable(value: Any) -> Any:
     kind = type(value)
     if kind in _SCALARS:
         return value
-    if kind is tuple or kind is list:
+    if isinstance(value, (list, tuple)):
         return [to_jsonable(v) for v in value]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {name: to_jsonable(getattr(value, name)) for name in _field_names(kind)}
@@ -119,8 +119,6 @@ def to_jsonable(value: Any) -> Any:
         return {str(k): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, (frozenset, set)):
         return sorted(to_jsonable(v) for v in value)
-    if isinstance(value, (list, tuple)):
-        return [to_jsonable(v) for v in value]
     return value
 
 

@@ -120,3 +120,23 @@ def test_has_nul_finds_nul_in_any_text_of_a_document_however_deep():
     assert not _has_nul(deep)
     assert _has_nul([{"k": deep}, {"a": ["b", {"c": "d\x00"}]}])
     assert _has_nul({"a\x00": 1}) and _has_nul("\x00") and not _has_nul({"a": [1, None, True, 2.5]})
+
+
+def test_to_jsonable_writes_every_kind_of_value_as_plain_json():
+    from collections import namedtuple
+    from fractions import Fraction
+
+    pair = namedtuple("pair", "a b")
+
+    @dataclasses.dataclass(frozen=True)
+    class Inner:
+        seats: tuple[int, ...]
+        colours: frozenset[str]
+        note: str | None = None
+
+    value = {1: Inner((1, 2), frozenset({"red", "blue"})), "p": pair(1, [True, 2.5]), "f": Fraction(1, 2)}
+    assert to_jsonable(value) == {
+        "1": {"seats": [1, 2], "colours": ["blue", "red"], "note": None},
+        "p": [1, [True, 2.5]],
+        "f": Fraction(1, 2),  # anything else is left as it is
+    }

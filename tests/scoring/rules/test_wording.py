@@ -167,3 +167,8 @@ def test_templates_of_bare_fields_fill_as_the_word_wrapper_would(language, monke
                     checked += 1
     assert checked > 500
     assert fill("{a} and {b}", {"a": -3, "b": Word(2)}) == "−3 and 2"
+
+
+def test_a_broken_template_is_refused_as_before() -> None:
+    with pytest.raises(ValueError):
+        fill("{unclosed", {"unclosed": 1})
