@@ -205,6 +205,9 @@ CELERY_BEAT_SCHEDULE = {
 STATS_REBUILD_THREADS = max(1, env_int("STATS_REBUILD_THREADS", 2))
 # A group's refresh runs its independent aggregate queries on this many connections side by side (PostgreSQL).
 STATS_REFRESH_THREADS = max(1, env_int("STATS_REFRESH_THREADS", 2))
+# A group's refresh starts no sooner than this many milliseconds after its previous one started (rounds arriving
+# meanwhile ride on it); 0 turns the spacing off.  A quiet group's round is refreshed at once.
+STATS_REFRESH_SPACING_MS = max(0, env_int("STATS_REFRESH_SPACING_MS", 250))
 # A game night (analytics.nights): a match started more than this many hours after the previous match of the group
 # started or finished begins a new night (members can split or merge nights by hand).
 NIGHT_GAP_HOURS = max(1, env_int("NIGHT_GAP_HOURS", 4))

@@ -31,6 +31,7 @@ export CSRF_TRUSTED_ORIGINS=https://127.0.0.1:8443,https://localhost:8443
 export TRUSTED_PROXIES=1  # nginx in front appends the client address to X-Forwarded-For
 export THROTTLE_WRITES=${THROTTLE_WRITES:-100000/min}
 export THROTTLE_CALCULATOR=${THROTTLE_CALCULATOR:-100000/min}
+export STATS_REFRESH_SPACING_MS=${STATS_REFRESH_SPACING_MS:-250}
 export GUNICORN_ACCESSLOG=$RUN/log/access.log
 ENV
 # shellcheck disable=SC1091

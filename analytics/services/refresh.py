@@ -21,7 +21,7 @@ from ..sql import rows
 from ..standings import standings_group_rebuild, standings_match_refresh
 from ..stats import StatsFilter
 from .marking import _flag, _group_update, _mark, _rated_after, _snapshot_defaults
-from .scheduling import _queued_release
+from .scheduling import _queued_release, refresh_started
 
 # The first key of PostgreSQL's two-key advisory locks: one recomputation per group, one finish per rebuild run.
 GROUP_LOCK = 7007
@@ -237,7 +237,7 @@ def stats_group_refresh(*, group_id: int) -> int:
     # the statements of a small group's refresh are written as SQL here and in _group_update: their ORM form
     # cost more CPU than PostgreSQL's running them, and a refresh follows every round
     with group_lock(group_id):
-        _queued_release(group_id)  # from here on, a new change needs a new refresh
+        refresh_started(group_id)  # from here on, a new change needs a new refresh (spaced after this one)
         _group_update(group_id, "stale", computing=True, progress=0.0, computing_since=timezone.now())
         _process_dirty(group_id)
         # what the dirty matches flagged joins the computation, and all of it stands at 30 %

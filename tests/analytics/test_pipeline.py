@@ -19,7 +19,7 @@ from analytics.services import rebuild as runs
 from config.celery import app
 from scoring import services as scoring
 from scoring.models import Round
-from tests.analytics.helpers import Table, abluxxen, differences, play, snapshots
+from tests.analytics.helpers import Table, abluxxen, differences, make_table, play, snapshots
 
 
 @contextlib.contextmanager
@@ -225,15 +225,26 @@ def test_beat_runs_the_catch_up_every_minute_and_a_nightly_rebuild() -> None:
     assert tasks.stats_refresh_group.acks_late and tasks.stats_catch_up.acks_late
 
 
+def _queued_refreshes(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, float | None]]:
+    """The refreshes queued from here on, as (group, countdown), instead of publishing them."""
+    from analytics import tasks
+
+    queued: list[tuple[int, float | None]] = []
+
+    def apply_async(args: tuple[int], countdown: float | None = None) -> None:
+        queued.append((args[0], countdown))
+
+    monkeypatch.setattr(tasks.stats_refresh_group, "apply_async", apply_async)
+    return queued
+
+
 def test_a_refresh_waiting_for_a_worker_is_not_queued_twice(
     table: Table, django_capture_on_commit_callbacks: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Rounds arriving while a refresh of their group waits in the queue ride on it; once it starts, the next
     round queues a new one.  The mark is in the broker's Redis, shared by web processes and workers."""
-    from analytics import tasks
-
-    queued: list[int] = []
-    monkeypatch.setattr(tasks.stats_refresh_group, "delay", queued.append)
+    queued = _queued_refreshes(monkeypatch)
+    monkeypatch.setattr(scheduling.settings, "STATS_REFRESH_SPACING_MS", 0)
     scheduling._queued_release(table.group.pk)
     a, b, c = table.players[:3]
     old, app.conf.task_always_eager = app.conf.task_always_eager, False
@@ -243,16 +254,52 @@ def test_a_refresh_waiting_for_a_worker_is_not_queued_twice(
             abluxxen(table, [a, b, c], [10, 6, 4], [0, 2, 3])
         with django_capture_on_commit_callbacks(execute=True):
             abluxxen(table, [a, b, c], [3, 9, 7], [2, 0, 1])
-        assert queued == [table.group.pk]  # the second round found the first refresh still waiting
+        assert queued == [(table.group.pk, None)]  # the second round found the first refresh still waiting
         assert Snapshot.objects.get(key=f"group:{table.group.pk}|all").stale
         services.stats_group_refresh(group_id=table.group.pk)  # the worker takes it: both rounds are in
         assert Snapshot.objects.get(key=f"group:{table.group.pk}|all").payload["summary"]["matches"] == 2
         with django_capture_on_commit_callbacks(execute=True):
             abluxxen(table, [a, b, c], [5, 5, 5], [0, 1, 1])
-        assert queued == [table.group.pk, table.group.pk]
+        assert queued == [(table.group.pk, None)] * 2  # no spacing: at once
     finally:
         app.conf.task_always_eager = old
         scheduling._queued_release(table.group.pk)
+
+
+def test_a_busy_groups_next_refresh_starts_a_spacing_after_the_last_one(
+    table: Table, django_capture_on_commit_callbacks: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A quiet group's round is refreshed at once; a round that follows a refresh start within the spacing queues
+    its refresh to start when the spacing is over (and later rounds ride on that one).  Another group is not
+    held back by this one's refresh."""
+    queued = _queued_refreshes(monkeypatch)
+    monkeypatch.setattr(scheduling.settings, "STATS_REFRESH_SPACING_MS", 2000)
+    group = table.group.pk
+    other = make_table().group.pk
+    a, b, c = table.players[:3]
+    old, app.conf.task_always_eager = app.conf.task_always_eager, False
+    try:
+        marks = scheduling._queue_marks()
+        assert marks is not None, "needs REDIS_URL (the tests run against a real Redis)"
+        for g in (group, other):
+            marks.delete(scheduling._queued_key(g), scheduling._mark_key("started", g))
+        with django_capture_on_commit_callbacks(execute=True):
+            abluxxen(table, [a, b, c], [10, 6, 4], [0, 2, 3])
+        assert queued == [(group, None)]  # quiet: at once
+        services.stats_group_refresh(group_id=group)  # a worker starts it
+        with django_capture_on_commit_callbacks(execute=True):
+            abluxxen(table, [a, b, c], [3, 9, 7], [2, 0, 1])
+        with django_capture_on_commit_callbacks(execute=True):
+            abluxxen(table, [a, b, c], [5, 5, 5], [0, 1, 1])
+        assert len(queued) == 2 and queued[1][0] == group  # the third round rode on the second's refresh
+        countdown = queued[1][1]
+        assert countdown is not None and 1.0 < countdown <= 2.0, countdown
+        scheduling.stats_enqueue(group_id=other)
+        assert queued[2] == (other, None)
+    finally:
+        app.conf.task_always_eager = old
+        for g in (group, other):
+            scheduling._queued_release(g)
 
 
 ROUND = {"front": [10, 6, 4], "hand": [0, 2, 3], "end": "out"}
