@@ -1,5 +1,6 @@
 """gunicorn settings for Scorekeeper; every value can be overridden from the environment."""
 
+import gc
 import multiprocessing
 import os
 
@@ -15,6 +16,16 @@ keepalive = 5
 # Nothing opens a database or Redis connection at import time, so no socket is shared across the fork.
 # Deploy new code with a restart of the unit (a HUP reloads the config, not code imported by the master).
 preload_app = os.environ.get("GUNICORN_PRELOAD", "1") != "0"
+
+
+def pre_fork(server: object, worker: object) -> None:
+    """Move everything the master holds (Django, the app, its URLconf: config/warmup.py) out of the garbage
+    collector's reach before forking: a worker's full collection then scans only its own objects (3 ms instead of
+    80-100 ms of CPU, measured at 50 rounds/s) and leaves the inherited pages shared instead of writing to all of
+    them."""
+    gc.freeze()
+
+
 # A worker is replaced after this many requests, a guard against slow leaks. It must stay rare: at 2 000 a busy
 # loopback stack replaced a worker every few seconds (the /ping baseline ran at 1 750 req/s instead of 2 700).
 max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "100000"))

@@ -87,7 +87,9 @@ events { worker_connections 4096; }  # an open phone: its connection and one to 
 http {
     include /etc/nginx/mime.types;
     types { application/manifest+json webmanifest; }
-    access_log $RUN/log/nginx-access.log;
+    # when each request ended and how long it took in nginx and upstream: where a latency tail came from
+    log_format timed '\$remote_addr \$msec "\$request" \$status \$body_bytes_sent rt=\$request_time urt=\$upstream_response_time';
+    access_log $RUN/log/nginx-access.log timed;
     client_body_temp_path $RUN/nginx/body;
     proxy_temp_path $RUN/nginx/proxy;
     fastcgi_temp_path $RUN/nginx/fastcgi;
