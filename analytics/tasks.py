@@ -1,4 +1,5 @@
-"""Celery tasks: thin, idempotent, ids in, a service call out (acks_late: a lost worker means a retry).
+"""Celery tasks: thin, idempotent, ids in, a service call out (acks_late: a lost worker means a retry; the
+refresh, whose work the catch-up redoes, excepted).
 
 The services queue the refresh and rebuild-part tasks through ``services.registry`` (registered at the end of
 this module), so that they never import this module: the tasks call the services, not the other way round.
@@ -17,10 +18,13 @@ def worker_ping(token: str) -> int:
     return services.worker_ping_record(token=token)
 
 
-@shared_task(name="analytics.stats_refresh_group", acks_late=True)
+@shared_task(name="analytics.stats_refresh_group", acks_late=False)
 def stats_refresh_group(group_id: int) -> int:
-    """Recompute a group's dirty standings/ratings and stale snapshots (safe to run twice)."""
-    return services.stats_group_refresh(group_id=group_id)
+    """Recompute a group's dirty standings/ratings and stale snapshots (safe to run twice), after the group's
+    refresh spacing.  Acknowledged when it starts: what it must do is kept in PostgreSQL (dirty records, stale
+    flags), so a refresh lost with its worker is redone by the catch-up within a minute, and a worker holding no
+    unacknowledged message survives losing Redis (see ``services.stats_group_refresh_spaced``)."""
+    return services.stats_group_refresh_spaced(group_id=group_id)
 
 
 @shared_task(name="analytics.stats_catch_up", acks_late=True)

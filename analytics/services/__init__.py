@@ -46,7 +46,15 @@ from .rebuild import (
     stats_rebuild_group,
     stats_rebuild_part,
 )
-from .refresh import GROUP_LOCK, RUN_LOCK, group_lock, refresh_threads, stats_catch_up, stats_group_refresh
+from .refresh import (
+    GROUP_LOCK,
+    RUN_LOCK,
+    group_lock,
+    refresh_threads,
+    stats_catch_up,
+    stats_group_refresh,
+    stats_group_refresh_spaced,
+)
 from .scheduling import (
     BROKER_BACKOFF_SECONDS,
     BROKER_ERRORS,
@@ -73,6 +81,7 @@ __all__ = [
     "stats_catch_up",
     "stats_enqueue",
     "stats_group_refresh",
+    "stats_group_refresh_spaced",
     "stats_mark_group_stale",
     "stats_mark_stale",
     "stats_match_changed",

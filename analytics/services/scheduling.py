@@ -66,10 +66,11 @@ def stats_match_changed(*, match: Match, players: Iterable[int] | None = None) -
 # The mark lives in the broker's Redis (shared by the web processes and the workers) and expires by itself, so a
 # lost task costs at most this long.
 #
-# A busy group's refreshes are also spaced: one starts no sooner than STATS_REFRESH_SPACING_MS after the group's
-# previous one started (a quiet group's round is refreshed at once).  Without it, a stream of rounds into one group
-# kept a refresh running back to back, each recomputing the group's dashboards for the few rounds since the last
-# one: at 50 rounds a second a third of a core, taken from the web processes.
+# A busy group's refreshes are also spaced: the queued refresh starts no sooner than STATS_REFRESH_SPACING_MS after
+# the group's previous one started (it waits in the worker, :func:`.refresh.stats_group_refresh_spaced`; a quiet
+# group's round is refreshed at once).  Without it, a stream of rounds into one group kept a refresh running back to
+# back, each recomputing the group's dashboards for the few rounds since the last one: at 50 rounds a second a third
+# of a core, taken from the web processes.
 QUEUED_MARK_SECONDS = 60
 _redis_client: Any = None
 
@@ -153,7 +154,7 @@ def refresh_started(group_id: int) -> None:
         logger.warning("stats: cannot clear the queued mark of group %s (%r); it expires by itself", group_id, exc)
 
 
-def _spacing_left(group_id: int) -> float:
+def spacing_left(group_id: int) -> float:
     """Seconds until the group's next refresh may start: 0 unless one started less than the spacing ago."""
     marks = _queue_marks()
     if marks is None:
@@ -179,7 +180,7 @@ def stats_enqueue(*, group_id: int) -> bool:
         return True
     refresh = registry.task("stats_refresh_group")
     try:
-        refresh.apply_async((group_id,), countdown=_spacing_left(group_id) or None)
+        refresh.delay(group_id)
     except BROKER_ERRORS as exc:
         _queued_release(group_id)
         _broker_down_until = time.monotonic() + BROKER_BACKOFF_SECONDS
