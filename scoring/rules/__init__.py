@@ -149,6 +149,31 @@ def _options_key(options: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
     return tuple((k, _option_key(v)) for k, v in sorted(options.items()))
 
 
+class _Kept:
+    """A bounded memo shared by the threads of a process: the least recently used entries go first."""
+
+    def __init__(self) -> None:
+        self._items: OrderedDict[Any, Any] = OrderedDict()
+        self._lock = Lock()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def get(self, key: Any) -> Any:
+        """The value kept for ``key`` (now the most recently used), or None."""
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: Any, value: Any, *, limit: int) -> None:
+        with self._lock:
+            self._items[key] = value
+            while len(self._items) > limit:
+                self._items.popitem(last=False)
+
+
 class Ruleset:
     """A game module seen through one uniform interface."""
 
@@ -172,9 +197,8 @@ class Ruleset:
         # and the options, and parsed facts are frozen, so each stored round is parsed once per process however
         # many later rounds replay it (``test_replay_facts`` checks they are immutable all the way down). The
         # least recently used go first.
-        self._stored_facts: OrderedDict[tuple[str, int, tuple[tuple[str, Any], ...]], Any] = OrderedDict()
-        self._stored_facts_lock = Lock()  # for both memos
-        self._options_parsed: OrderedDict[tuple[int, tuple[tuple[str, type, Any], ...]], dict[str, Any]] = OrderedDict()
+        self._stored_facts = _Kept()
+        self._options_parsed = _Kept()  # see options_parse
 
     def __repr__(self) -> str:
         return f"<Ruleset {self.key}>"
@@ -200,8 +224,8 @@ class Ruleset:
         """Fill defaults and check every option against its spec (and the game's own checks).
 
         Options that parsed before are not checked again (every round write parses its match's stored options):
-        the answer is kept by the options' values and their types (``1`` is not ``true``), the oldest going first,
-        and handed out as a copy."""
+        the answer is kept by the options' values and their types (``1`` is not ``true``), the least recently used
+        going first, and handed out as a copy."""
         try:
             key = (players, tuple(sorted((k, type(v), _option_key(v)) for k, v in (data or {}).items())))
         except (TypeError, ValueError, AttributeError):  # not a mapping, keys that do not sort: parsed, not kept
@@ -209,10 +233,7 @@ class Ruleset:
         parsed = self._options_parsed.get(key)
         if parsed is None:
             parsed = _copied(self._options_parse(data, players=players))  # not the caller's lists
-            with self._stored_facts_lock:
-                self._options_parsed[key] = parsed
-                while len(self._options_parsed) > OPTIONS_KEPT:
-                    self._options_parsed.popitem(last=False)
+            self._options_parsed.put(key, parsed, limit=OPTIONS_KEPT)
         return _copied(parsed)
 
     def _options_parse(self, data: Mapping[str, Any] | None, *, players: int) -> dict[str, Any]:
@@ -283,16 +304,10 @@ class Ruleset:
         normalised), taken as they are."""
         if isinstance(data, FactsText):
             key = (str(data), players, _options_key(options))
-            with self._stored_facts_lock:
-                facts = self._stored_facts.get(key)
-                if facts is not None:
-                    self._stored_facts.move_to_end(key)
-                    return facts
-            facts = self.facts_parse(json.loads(data), players=players, options=options)
-            with self._stored_facts_lock:
-                self._stored_facts[key] = facts
-                while len(self._stored_facts) > STORED_FACTS_KEPT:
-                    self._stored_facts.popitem(last=False)
+            facts = self._stored_facts.get(key)
+            if facts is None:
+                facts = self.facts_parse(json.loads(data), players=players, options=options)
+                self._stored_facts.put(key, facts, limit=STORED_FACTS_KEPT)
             return facts
         if dataclasses.is_dataclass(data) and not isinstance(data, type):
             return data
