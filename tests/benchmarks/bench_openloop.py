@@ -11,8 +11,9 @@ a while (a group's first refresh computes everything; the later ones only what a
 waits until the Celery queues are empty again, so a run does not inherit the previous one's backlog.  For each
 run it prints p50/p90/p99/max, the statuses, how late the generator sent its requests (its own lag), and the CPU
 seconds each part of the stack used during the run (gunicorn, uvicorn, Celery, PostgreSQL, Redis, nginx, this
-generator) with the machine's idle share: where the time went when the latency turns.  Checks afterwards that
-every 201 is a stored round.  Writes ``var/bench/openloop.json``.  Goal: p99 ≤ 100 ms at 50 rounds/s.
+generator) with the machine's idle share and the share the host stole: where the time went when the latency
+turns.  Checks afterwards that every 201 is a stored round.  Writes ``var/bench/openloop.json``.  Goal: p99 ≤ 100 ms
+at 50 rounds/s.
 """
 
 from __future__ import annotations
@@ -88,10 +89,11 @@ def cpu_by_part() -> dict[str, float]:
     return totals
 
 
-def machine_idle() -> tuple[float, float]:
-    """(idle, total) jiffies of the whole machine so far."""
+def machine_idle() -> tuple[float, float, float]:
+    """(idle, stolen, total) jiffies of the whole machine so far. Stolen is the time the host ran something
+    else while this virtual machine had work: a stall with the machine "idle" but much stolen is the host's."""
     values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
-    return values[3] + values[4], sum(values[:8])
+    return values[3] + values[4], values[7], sum(values[:8])
 
 
 def queued() -> int:
@@ -129,14 +131,15 @@ EVENTS = asyncio.new_event_loop()  # one for every run: the connections belong t
 
 
 def measured(loop: OpenLoop, *, rate: float, seconds: float, make: Any) -> dict[str, Any]:
-    cpu0, (idle0, total0), wall0 = cpu_by_part(), machine_idle(), time.monotonic()
+    cpu0, (idle0, stolen0, total0), wall0 = cpu_by_part(), machine_idle(), time.monotonic()
     outcome: Outcome = EVENTS.run_until_complete(loop.run(rate=rate, seconds=seconds, make=make))
-    cpu1, (idle1, total1), wall1 = cpu_by_part(), machine_idle(), time.monotonic()
+    cpu1, (idle1, stolen1, total1), wall1 = cpu_by_part(), machine_idle(), time.monotonic()
     EVENTS.run_until_complete(loop.aclose())
     figures = outcome.figures()
     figures["rate"] = rate
     figures["cpu_s"] = {part: round(cpu1[part] - cpu0[part], 2) for part in PARTS}
     figures["idle_share"] = (idle1 - idle0) / max(1, total1 - total0)
+    figures["stolen_share"] = (stolen1 - stolen0) / max(1, total1 - total0)
     figures["wall_s"] = wall1 - wall0
     return figures
 
@@ -150,7 +153,8 @@ def show(label: str, f: dict[str, Any]) -> str:
         f"{label:<26} {f['rate']:>4g}/s  p50 {f['p50_ms']:7.1f}  p90 {f['p90_ms']:7.1f}  p99 {f['p99_ms']:7.1f}  "
         f"max {f['max_ms']:7.1f} ms  n {f['requests']}  non-2xx {other or 0}  errors {f['errors']}  "
         f"send lag p99 {f['send_lag_p99_ms']:.1f} ms  conns {f['connections']}\n"
-        f"{'':<26} CPU s: {cpu}; machine idle {f['idle_share']:.0%} of {f['wall_s']:.1f} s\n"
+        f"{'':<26} CPU s: {cpu}; machine idle {f['idle_share']:.0%}, stolen by the host "
+        f"{f['stolen_share']:.0%} of {f['wall_s']:.1f} s\n"
         f"{'':<26} CPU ms a request: {per}"
     )
 
