@@ -6,8 +6,10 @@ Sets up (through our services, in the prod database) a user with an API token, a
 enough open Abluxxen matches of 100 games that none ends during the run; then drives ``wrk`` with a Lua script
 (``wrk_api.lua``: a unique Idempotency-Key per request, matches taken in turn) against
 ``POST https://127.0.0.1:8443/api/v1/matches/{id}/rounds`` and, in the same run on the same stack, against the
-bare JSON endpoint ``/ping``.  Prints throughput, p50/p99 latency, the throughput ratio and PASS/MISS against the
-goals (ratio ≥ 0.5, p99 ≤ 50 ms), then checks in the database that every 201 answer is a stored, whole round.
+bare JSON endpoint ``/ping``.  Prints throughput, p50/p99 latency and the throughput ratio, then checks in the
+database that every 201 answer is a stored, whole round.  Issue 8's goals for this closed loop (ratio ≥ 0.5,
+p99 ≤ 50 ms) were retired by issue 33 (its baseline did none of the product's work): the figures are reported;
+the latency goal is now the open-loop one (``bench_openloop.py``).
 """
 
 from __future__ import annotations
@@ -142,11 +144,9 @@ def main() -> None:
     ratio = rounds["ok_per_s"] / ping["ok_per_s"] if ping["ok_per_s"] else 0.0
     print(line(f"GET {args.baseline} (baseline)", ping))
     print(line("POST .../rounds", rounds))
-    print(
-        f"throughput ratio rounds / {args.baseline}: {ratio:.2f}   goal ≥ {GOAL_RATIO}: {verdict(ratio >= GOAL_RATIO)}"
-    )
+    print(f"throughput ratio rounds / {args.baseline}: {ratio:.2f}   (issue 8's goal ≥ {GOAL_RATIO}, retired)")
     p99_ok = rounds["p99_ms"] <= GOAL_P99_MS
-    print(f"round p99 {rounds['p99_ms']:.1f} ms          goal ≤ {GOAL_P99_MS:g} ms: {verdict(p99_ok)}")
+    print(f"round p99 {rounds['p99_ms']:.1f} ms          (issue 8's goal ≤ {GOAL_P99_MS:g} ms, retired)")
 
     # Every 201 must be a stored, whole round.  Requests still in flight when wrk's clock ran out were dropped
     # by wrk without an answer; the server may still have stored them, so stored - 201 is 0..connections.

@@ -4,11 +4,13 @@ Prints, for the history in DATABASE_URL (PostgreSQL; generate one with ``--gener
 
 * the median seconds from a round saved (``round_record`` committed) to its group's snapshot updated, through a
   real Celery worker on REDIS_URL;
-* the full rebuild time divided by the time of a raw SQL aggregate over the same rows on the same database. The
-  rebuild runs as deployed: the nightly task sent to real Celery workers (``--workers``, each with ``--concurrency``
-  pool processes; by default two of two, as ``make prod-up`` starts them), which spread one task per group over
-  their processes; timed from the task sent to the run's record saying it finished. ``--in-process`` times instead
-  the rebuild of ``generate_history`` and the tests (one process, ``STATS_REBUILD_THREADS`` threads);
+* the full rebuild time (a regression figure: ≤ 60 s for 1 000 000 rounds) and, reported, that time divided by the
+  time of a raw SQL aggregate over the same rows on the same database (issue 33 retired the goal of ≤ 3: the
+  aggregate does none of the rebuild's work). The rebuild runs as deployed: the nightly task sent to real Celery
+  workers (``--workers``, each with ``--concurrency`` pool processes; by default two of two, as ``make prod-up``
+  starts them), which spread one task per group over their processes; timed from the task sent to the run's record
+  saying it finished. ``--in-process`` times instead the rebuild of ``generate_history`` and the tests (one process,
+  ``STATS_REBUILD_THREADS`` threads);
 * the peak memory of the rebuild: with workers, what it adds to the idle workers (the highest sum of every worker
   process's PSS, sampled every half second so that a page shared by the forked pool processes counts once, less
   that sum just before the run), both sums, and the largest process's peak RSS; in-process, its process's peak RSS
@@ -43,6 +45,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
+REBUILD_GOAL_S = 60.0  # the regression figure issue 33 kept, for 1 000 000 rounds
 RAW_AGGREGATE = """
     SELECT sc.player_id, m.ruleset, COUNT(*) AS rounds, SUM(sc.points) AS points,
            MIN(sc.points) AS worst, MAX(sc.points) AS best, COUNT(DISTINCT sc.match_id) AS matches
@@ -343,7 +346,8 @@ def main() -> None:
         return
     print(
         f"full rebuild: {rebuild['seconds']:.1f} s ({how}); raw SQL aggregate over "
-        f"the same rows: {raw:.2f} s; ratio {rebuild['seconds'] / raw:.1f}"
+        f"the same rows: {raw:.2f} s; ratio {rebuild['seconds'] / raw:.1f} (reported: issue 33 retired the goal "
+        f"≤ 3); regression goal ≤ {REBUILD_GOAL_S:g} s: {'PASS' if rebuild['seconds'] <= REBUILD_GOAL_S else 'MISS'}"
     )
     line = f"rebuild peak memory: {memory}"
     if traced is not None:
