@@ -98,7 +98,7 @@ def seating_rows(
 
 # Games without a dealer: the start player shuffles and deals himself (Was sticht?: "A kezdőjátékos külön-külön
 # megkeveri…"), so the seating names only who starts.
-START_PLAYER_GAMES = frozenset({"was-sticht"})
+START_PLAYER_GAMES = frozenset({"was-sticht", "coloretto"})
 
 
 def start_problems(

@@ -31,10 +31,14 @@ def round_turns(board: dict[str, Any], *, options: dict[str, Any]) -> dict[int, 
     players = board["players"]
     rows = board["rounds"]
     facts = [r["facts"] for r in rows]
+    numbers = [r["number"] for r in rows]
     stored = [] if board.get("needs_rescore") else [r["points"] for r in rows]
     out: dict[int, dict[str, str | None]] = {}
     for i, row in enumerate(rows):
-        state = ruleset.state(facts[:i], players=len(players), options=options, stored=stored[:i])
+        # round k was the table's deal k - 1, even when an earlier round's record was deleted
+        state = ruleset.state(
+            facts[:i], players=len(players), options=options, stored=stored[:i], numbers=numbers[:i], deal=numbers[i] - 1
+        )
         starter = _name(state.next_starter, players)
         if starter is None and len(players) == 3:
             starter = gettext("the monster")

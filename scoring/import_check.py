@@ -147,7 +147,7 @@ def _score(
     module = ruleset.module
     try:
         facts = ruleset.facts_parse(head["facts"], players=n, options=opts)
-        state = module.match_state(done, players=n, options=opts)
+        state = module.match_state(done, players=n, options=opts, deal=head["number"] - 1)
         module.validate(facts, players=n, options=opts, state=state)
         result: rules.RoundResult = module.score_round(facts, players=n, options=opts, state=state)
     except InvalidRound as exc:

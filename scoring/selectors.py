@@ -412,6 +412,9 @@ def match_scoreboard(*, match: Match) -> dict[str, Any]:
             players=len(seats),
             options=match.options,
             stored=[] if board["needs_rescore"] else [r.points for r in live],
+            # the deal passes on from the last live round's dealer, whatever earlier round was deleted
+            numbers=[r.number for r in live],
+            deal=board["next_number"] - 1,
         )
     except InvalidRound as exc:  # stored rounds that a newer ruleset refuses: show them, flag the match
         board["needs_rescore"] = True

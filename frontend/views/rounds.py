@@ -136,13 +136,19 @@ def preview(request: HttpRequest, match_id: int) -> HttpResponse:
     c = entry.context_for(match, board)
     facts = entry.adapter(c.key).to_facts(request.POST, c)
     editing = entry.to_int(request.POST.get("version"))
-    before = [r["facts"] for r in board["rounds"]]
+    rows = board["rounds"]
     number = entry.to_int(request.POST.get("number"))
     if isinstance(editing, int) and isinstance(number, int):
-        before = [r["facts"] for r in board["rounds"] if r["number"] < number]
+        rows = [r for r in rows if r["number"] < number]
+    else:
+        number = board["next_number"]
+    before = [r["facts"] for r in rows]
+    numbers = [*(r["number"] for r in rows), number] if isinstance(number, int) else []
     context: dict[str, Any] = {"match": match}
     try:
-        result = ruleset_score(ruleset=c.ruleset, players=c.names, options=match.options, facts=facts, before=before)
+        result = ruleset_score(
+            ruleset=c.ruleset, players=c.names, options=match.options, facts=facts, before=before, numbers=numbers
+        )
     except services.ServiceError as exc:
         problems = _errors(exc, c.names)
         # "required" complaints, and any complaint about an input still left blank, become one "still missing" line

@@ -22,10 +22,12 @@ Every game module exposes the same public shape:
     refuse impossible rounds with :class:`InvalidRound` naming the rule broken.
 ``score_round(facts, *, players, options, state) -> RoundResult``
     the official formula with its explanation lines.
-``match_state(history, *, players, options) -> MatchState``
+``match_state(history, *, players, options, deal=None) -> MatchState``
     totals, end condition, next dealer/starter and winners after ``history``,
     a sequence of ``(facts, result)`` pairs in round order. It reads the facts and the results' scores,
     never their explanation lines: rounds already stored are passed with their stored points and no lines.
+    ``deal`` is the 0-based index of the next deal at the table (``types.deal_index``; the rounds played
+    unless the caller knows better): the rotation follows it.
 ``options_validate(options, *, players) -> None`` (optional)
     extra checks of options that the generic parser cannot make.
 ``LANGUAGE_DEFAULTS: dict[str, dict[str, Any]]`` (optional)
@@ -320,6 +322,7 @@ class Ruleset:
         players: int,
         options: Mapping[str, Any],
         stored: Sequence[Sequence[int]] = (),
+        numbers: Sequence[int] = (),
     ) -> list[tuple[Any, RoundResult]]:
         """Parse, validate and score stored rounds in order (each against the state before it).
 
@@ -327,14 +330,16 @@ class Ruleset:
         already stored for the first rounds, scored by this version of the rules with these options: those rounds
         are parsed only, and their results carry the stored points and no lines. Every state costs a pass over
         the rounds before it, so appending a round to a long match then computes one state instead of one per
-        round.
+        round.  ``numbers``, when given, are the rounds' numbers: round ``k`` was the table's deal ``k - 1``
+        (who dealt and who started it), even when an earlier round's record was deleted.
         """
         done: list[tuple[Any, RoundResult]] = [
             (self.replay_facts(data, players=players, options=options), RoundResult(scores=tuple(points), lines=()))
             for data, points in zip(rounds, stored, strict=False)
         ]
         for data in rounds[len(done) :]:
-            state = self.module.match_state(done, players=players, options=options)
+            deal = numbers[len(done)] - 1 if len(numbers) > len(done) else None
+            state = self.module.match_state(done, players=players, options=options, deal=deal)
             facts = self.replay_facts(data, players=players, options=options)
             self.module.validate(facts, players=players, options=options, state=state)
             done.append((facts, self.module.score_round(facts, players=players, options=options, state=state)))
@@ -360,11 +365,14 @@ class Ruleset:
         players: int,
         options: Mapping[str, Any] | None = None,
         stored: Sequence[Sequence[int]] = (),
+        numbers: Sequence[int] = (),
+        deal: int | None = None,
     ) -> MatchState:
-        """Where the match stands after ``rounds`` (``stored`` as for :meth:`history`)."""
+        """Where the match stands after ``rounds`` (``stored`` and ``numbers`` as for :meth:`history`); ``deal``
+        is the 0-based index of the next deal at the table (the rounds played when not given)."""
         opts = self.options_parse(options, players=players)
-        done = self.history(rounds, players=players, options=opts, stored=stored)
-        state: MatchState = self.module.match_state(done, players=players, options=opts)
+        done = self.history(rounds, players=players, options=opts, stored=stored, numbers=numbers)
+        state: MatchState = self.module.match_state(done, players=players, options=opts, deal=deal)
         return state
 
     def normalise(self, facts: Mapping[str, Any], *, players: int, options: Mapping[str, Any]) -> Any:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import Complaints
-from .types import N_, NP_, MatchState, OptionSpec, RoundResult, line, totals_of
+from .types import N_, NP_, MatchState, OptionSpec, RoundResult, deal_index, line, totals_of
 
 KEY = "abluxxen"
 NAME = "Húzz egyet! / Abluxxen"
@@ -265,7 +265,7 @@ def winners_of(totals: Sequence[int], hands: Sequence[int]) -> tuple[int, ...]:
 
 
 def match_state(
-    history: Sequence[tuple[Facts, RoundResult]], *, players: int, options: Mapping[str, Any]
+    history: Sequence[tuple[Facts, RoundResult]], *, players: int, options: Mapping[str, Any], deal: int | None = None
 ) -> MatchState:
     """Totals over the games, the winner(s) once all games are played, the dealer rotating left."""
     games = int(options["games"])
@@ -278,7 +278,7 @@ def match_state(
         rounds_played=played,
         finished=finished,
         winners=winners_of(totals, hands) if finished else (),
-        next_dealer=played % players,
+        next_dealer=deal_index(played, deal) % players,
         rounds_left=max(games - played, 0),
         extra={
             "hand_totals": list(hands),

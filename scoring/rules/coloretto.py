@@ -30,7 +30,7 @@ neighbour of the previous starting player starts. Highest total wins; ties share
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from itertools import combinations_with_replacement, permutations
 from typing import Any
 
@@ -403,15 +403,20 @@ def validate(facts: Facts, *, players: int, options: Mapping[str, Any], state: M
 
 
 def match_state(
-    history: Sequence[tuple[Facts, RoundResult]], *, players: int, options: Mapping[str, Any]
+    history: Sequence[tuple[Facts, RoundResult]], *, players: int, options: Mapping[str, Any], deal: int | None = None
 ) -> MatchState:
-    """Totals over the series, winners once it is over (ties share), the start moving left each game."""
+    """Totals over the series, winners once it is over (ties share), the start moving left each game.
+
+    Nobody deals in Coloretto: the book passes the start player's role to the left each game ("az előző
+    kezdőjátékos baloldali szomszédja lesz a kezdőjátékos"), so the state names a start player and no dealer."""
     games = int(options["games"])
-    return fixed_rounds_state(
+    state = fixed_rounds_state(
         history,
         players=players,
         rounds=games,
-        starter=lambda played: played % players,
+        starter=lambda position: position % players,
         dealer_after_end=True,
         extra={"games": games},
+        deal=deal,
     )
+    return replace(state, next_dealer=None)

@@ -351,10 +351,18 @@ def starter_of(round_index: int, *, players: int) -> int | None:
 
 
 def match_state(
-    history: Sequence[tuple[MeinzFacts, RoundResult]], *, players: int, options: Mapping[str, Any]
+    history: Sequence[tuple[MeinzFacts, RoundResult]],
+    *,
+    players: int,
+    options: Mapping[str, Any],
+    deal: int | None = None,
 ) -> MatchState:
     """8 rounds; most point-card points wins, ties share."""
     state = fixed_rounds_state(
-        history, players=players, rounds=ROUNDS, starter=lambda played: starter_of(played, players=players)
+        history,
+        players=players,
+        rounds=ROUNDS,
+        starter=lambda position: starter_of(position, players=players),
+        deal=deal,
     )
     return replace(state, extra={"monster_leads": not state.finished and state.next_starter is None})

@@ -42,7 +42,7 @@ from .mue_tables import (
 from .mue_tables import EXAMPLE as EXAMPLE  # the module contract's texts live beside the tables
 from .mue_tables import FACTS_SCHEMA as FACTS_SCHEMA
 from .mue_tables import SECTIONS as SECTIONS
-from .types import N_, Line, MatchState, OptionSpec, RoundResult, best_seats, line, totals_of
+from .types import N_, Line, MatchState, OptionSpec, RoundResult, best_seats, deal_index, line, totals_of
 
 KEY = "mue"
 NAME = "MÜ"
@@ -445,7 +445,7 @@ def _target(options: Mapping[str, Any]) -> int:
 
 
 def match_state(
-    history: Sequence[tuple[Facts, RoundResult]], *, players: int, options: Mapping[str, Any]
+    history: Sequence[tuple[Facts, RoundResult]], *, players: int, options: Mapping[str, Any], deal: int | None = None
 ) -> MatchState:
     """Play until someone reaches the agreed total; the match ends after that round and the highest
     total wins (ties share). The dealer moves left every round; the chief leads, so no fixed starter."""
@@ -463,6 +463,6 @@ def match_state(
         rounds_played=played,
         finished=finished,
         winners=best_seats(totals) if finished else (),
-        next_dealer=None if finished else played % players,
+        next_dealer=None if finished else deal_index(played, deal) % players,
         target=target,
     )

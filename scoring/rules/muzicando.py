@@ -172,7 +172,7 @@ def is_void(facts: Facts, options: Mapping[str, Any]) -> bool:
 
 def chooser_of(state: MatchState, players: int) -> int:
     """Individual play: the player left of this deal's dealer chooses the type."""
-    return (state.rounds_played + 1) % players
+    return ((state.next_dealer or 0) + 1) % players
 
 
 def contract_value(contract: Contract) -> int:
@@ -358,7 +358,7 @@ def score_round(facts: Facts, *, players: int, options: Mapping[str, Any], state
 
 
 def match_state(
-    history: Sequence[tuple[Facts, RoundResult]], *, players: int, options: Mapping[str, Any]
+    history: Sequence[tuple[Facts, RoundResult]], *, players: int, options: Mapping[str, Any], deal: int | None = None
 ) -> MatchState:
     """Totals, the end after the match's deals, winners (ties share), the dealer rotating left."""
     team = is_team(options)
@@ -367,8 +367,9 @@ def match_state(
         history,
         players=players,
         rounds=deals,
-        starter=None if team else lambda played: (played % players + 1) % players,
+        starter=None if team else lambda position: (position % players + 1) % players,
         dealer_after_end=True,
+        deal=deal,
     )
     extra: dict[str, Any] = {"deals": deals}
     if team:

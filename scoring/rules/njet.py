@@ -477,9 +477,13 @@ def score_round(facts: NjetFacts, *, players: int, options: Mapping[str, Any], s
 
 
 def match_state(
-    history: Sequence[tuple[NjetFacts, RoundResult]], *, players: int, options: Mapping[str, Any]
+    history: Sequence[tuple[NjetFacts, RoundResult]],
+    *,
+    players: int,
+    options: Mapping[str, Any],
+    deal: int | None = None,
 ) -> MatchState:
     """A fixed number of rounds (so everyone deals equally often); the dealer moves left; most points
     wins and ties share. The start player is whoever the board leaves open, so it is not fixed."""
     _players_check(players)
-    return fixed_rounds_state(history, players=players, rounds=ROUNDS[players])
+    return fixed_rounds_state(history, players=players, rounds=ROUNDS[players], deal=deal)

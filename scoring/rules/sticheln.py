@@ -391,7 +391,11 @@ def score_round(
 
 
 def match_state(
-    history: Sequence[tuple[Facts | HattrickFacts, RoundResult]], *, players: int, options: Mapping[str, Any]
+    history: Sequence[tuple[Facts | HattrickFacts, RoundResult]],
+    *,
+    players: int,
+    options: Mapping[str, Any],
+    deal: int | None = None,
 ) -> MatchState:
     """Five rounds; the highest total wins (ties share); the deal passes to the left (seat + 1) and the
     player left of the dealer starts (the youngest starts the first round, so no starter is named then)."""
@@ -401,6 +405,7 @@ def match_state(
         history,
         players=players,
         rounds=ROUNDS,
-        starter=lambda played: None if played == 0 else (played + 1) % players,
+        starter=lambda position: None if position == 0 else (position + 1) % players,
         extra={"variant": variant, "rounds": ROUNDS, "deck": deck.as_dict() if deck is not None else None},
+        deal=deal,
     )

@@ -174,6 +174,16 @@ def best_seats(values: Sequence[int], *, highest: bool = True) -> tuple[int, ...
     return tuple(seat for seat, v in enumerate(values) if v == best)
 
 
+def deal_index(played: int, deal: int | None) -> int:
+    """The 0-based index of the next deal: ``deal`` when the caller knows it, else the rounds played.
+
+    At the table the deal passes on from the last dealer whatever record was deleted, so a round's deal is
+    fixed by its round number (round ``k`` was deal ``k - 1``), not by how many rounds are still on record:
+    with round 1 of 4 deleted, three rounds are played but the next deal is the fifth.  The services pass the
+    round numbers; a caller without them (a bare calculator) counts the rounds."""
+    return played if deal is None else deal
+
+
 def fixed_rounds_state(
     history: Sequence[tuple[Any, RoundResult]],
     *,
@@ -182,12 +192,14 @@ def fixed_rounds_state(
     starter: Callable[[int], int | None] | None = None,
     dealer_after_end: bool = False,
     extra: Mapping[str, Any] | None = None,
+    deal: int | None = None,
 ) -> MatchState:
     """A match of ``rounds`` rounds: totals, the end once they are played, the highest total winning (ties
-    share) and the deal moving left (seat ``played % players``).  ``starter(played)`` names who starts the
+    share) and the deal moving left (seat ``deal % players``).  ``starter(deal)`` names who starts the
     next round; ``dealer_after_end`` keeps naming the next dealer and starter after the end (a series that can
-    be played on)."""
+    be played on).  ``deal`` is the 0-based index of the next deal at the table (see :func:`deal_index`)."""
     played = len(history)
+    position = deal_index(played, deal)
     totals = totals_of([result for _, result in history], players)
     finished = played >= rounds
     going_on = not finished or dealer_after_end
@@ -196,8 +208,8 @@ def fixed_rounds_state(
         rounds_played=played,
         finished=finished,
         winners=best_seats(totals) if finished else (),
-        next_dealer=played % players if going_on else None,
-        next_starter=starter(played) if starter is not None and going_on else None,
+        next_dealer=position % players if going_on else None,
+        next_starter=starter(position) if starter is not None and going_on else None,
         rounds_left=max(rounds - played, 0),
         extra=extra or {},
     )

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import Complaints
-from .types import N_, PLAYER, MatchState, OptionSpec, RoundResult, totals_of
+from .types import N_, PLAYER, MatchState, OptionSpec, RoundResult, deal_index, totals_of
 from .was_sticht_tasks import (
     COLOUR_MESSAGES,
     COLOURS,
@@ -397,13 +397,13 @@ def validate(facts: WasStichtFacts, *, players: int, options: Mapping[str, Any],
     """Refuse rounds the game cannot produce; every broken rule is reported at once."""
     c = Complaints(MESSAGES, PARAMS)
     c.check(not state.finished, "", "was-sticht.match_over", "was-sticht-end")
-    expected = state.rounds_played % players
+    # the start player moves left with every deal at the table (``next_starter``; none once the game is over)
     c.check(
-        facts.start_player == expected,
+        state.next_starter is None or facts.start_player == state.next_starter,
         "start_player",
         "was-sticht.start_player_turn",
         "was-sticht-start-player",
-        expected=expected,
+        expected=state.next_starter,
     )
     _check_tricks(facts, c)
     _check_tasks(facts, held_before(state, options), c)
@@ -443,7 +443,11 @@ def score_round(facts: WasStichtFacts, *, players: int, options: Mapping[str, An
 
 # --- the match -------------------------------------------------------------------------------------------------
 def match_state(
-    history: Sequence[tuple[WasStichtFacts, RoundResult]], *, players: int, options: Mapping[str, Any]
+    history: Sequence[tuple[WasStichtFacts, RoundResult]],
+    *,
+    players: int,
+    options: Mapping[str, Any],
+    deal: int | None = None,
 ) -> MatchState:
     """Tasks held and returned per seat; the game ends once a player has returned all four, and all of them win.
 
@@ -462,7 +466,7 @@ def match_state(
     played = len(history)
     winners = tuple(seat for seat, tasks in enumerate(held) if not tasks)
     finished = bool(winners)
-    starter = None if finished else played % players
+    starter = None if finished else deal_index(played, deal) % players
     return MatchState(
         totals=totals_of([result for _, result in history], players),
         rounds_played=played,

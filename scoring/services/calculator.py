@@ -27,13 +27,20 @@ def _names_clean(players: Any) -> list[str]:
 
 
 def ruleset_score(
-    *, ruleset: Ruleset, players: Any, options: Any = None, facts: Any, before: Sequence[Any] | None = None
+    *,
+    ruleset: Ruleset,
+    players: Any,
+    options: Any = None,
+    facts: Any,
+    before: Sequence[Any] | None = None,
+    numbers: Sequence[int] = (),
 ) -> dict[str, Any]:
     """Score one round without storing anything.
 
     ``players`` are the names in seat order (seat 0 dealt); ``before`` are the
     facts of earlier rounds of the same match, for games whose rounds depend on
-    what happened before.  Returns ``{"scores": [...], "explanation": [...]}``
+    what happened before; ``numbers`` (optional) are the round numbers of ``before`` and of this round, which
+    fix each round's deal when an earlier round was deleted.  Returns ``{"scores": [...], "explanation": [...]}``
     plus the normalised facts and the match state after the round.
     """
     from scoring.selectors import line_render
@@ -62,9 +69,12 @@ def ruleset_score(
         options=parsed,
         labels=[*(f"before.{i}" for i in range(len(stored_before))), "facts"],
         names=names,
+        numbers=numbers,
     )
     result = history[-1][1]
-    state = ruleset.module.match_state(history, players=len(names), options=parsed)
+    state = ruleset.module.match_state(
+        history, players=len(names), options=parsed, deal=numbers[-1] if numbers else None
+    )
     return {
         "ruleset": ruleset.key,
         "ruleset_version": ruleset.version,

@@ -158,28 +158,30 @@ def history_or_fail(
     labels: Sequence[str],
     stored: Sequence[Sequence[int]] = (),
     names: Sequence[str] | None = None,
+    numbers: Sequence[int] = (),
 ) -> list[tuple[Any, rules.RoundResult]]:
     """Score a whole match history (``options`` already parsed); on a broken rule, name the round.
 
     ``labels[i]`` is the field prefix used for complaints about round ``i``
     (``"facts"`` for the round being entered, ``"rounds.7"`` for another one). ``stored``: the points of the
     first rounds as stored under this ruleset version (see ``Ruleset.history``); they are not checked again.
+    ``numbers``: the rounds' numbers, which fix each round's deal (see ``Ruleset.history``).
     """
     try:
-        return ruleset.history(facts, players=players, options=options, stored=stored)
+        return ruleset.history(facts, players=players, options=options, stored=stored, numbers=numbers)
     except InvalidRound as exc:
         error = exc
 
     def prefix_ok(k: int) -> bool:
         try:
-            ruleset.history(facts[:k], players=players, options=options, stored=stored)
+            ruleset.history(facts[:k], players=players, options=options, stored=stored, numbers=numbers)
         except InvalidRound:
             return False
         return True
 
     index = first_failing_prefix(prefix_ok, len(facts), low=min(len(stored) + 1, len(facts))) - 1
     try:
-        ruleset.history(facts[: index + 1], players=players, options=options, stored=stored)
+        ruleset.history(facts[: index + 1], players=players, options=options, stored=stored, numbers=numbers)
     except InvalidRound as exc:
         error = exc
     raise rules_failed(ruleset, error, prefix=labels[index], names=names) from None

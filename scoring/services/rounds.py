@@ -115,6 +115,7 @@ def rounds_rescore(
         labels=_labels(live, focus),
         stored=stored,
         names=names,
+        numbers=[rnd.number for rnd in live],
     )
     for rnd, (_facts, result) in zip(live, results, strict=True):
         if rnd.number < from_number:

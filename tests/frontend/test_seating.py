@@ -85,12 +85,12 @@ def test_the_summary_endpoint_names_dealer_and_starter(client_in, group, players
     url = f"/groups/{group.pk}/matches/seating"
     data = {"game": "coloretto", "players": [anna.pk, bence.pk, cili.pk, dani.pk], "order": f"{dani.pk},{anna.pk}"}
     html = client_in.post(url, data).content.decode()
-    assert "Dani deals first." in html
-    assert "Dani starts the first round." in html  # Coloretto: the dealer starts
+    # Coloretto: nobody deals; the start player's role passes to the left each game
+    assert "Dani starts the first round." in html and "deals first" not in html
     njet = client_in.post(url, {**data, "game": "njet"}).content.decode()
     assert "Dani deals first." in njet
     assert "Who starts the first round is not fixed by the seats" in njet
-    hu = client_in.post(url, data, HTTP_ACCEPT_LANGUAGE="hu").content.decode()
+    hu = client_in.post(url, {**data, "game": "njet"}, HTTP_ACCEPT_LANGUAGE="hu").content.decode()
     assert "Dani oszt először." in hu
     assert client_in.get(url).status_code == 405
 

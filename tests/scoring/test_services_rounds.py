@@ -9,7 +9,7 @@ from django.db import connection
 from django.db.models import Sum
 from django.test.utils import CaptureQueriesContext
 
-from scoring import rules, services
+from scoring import rules, selectors, services
 from scoring.models import IdempotencyKey, Match, Round, RoundEvent, Score
 from tests.scoring.helpers import (
     WS_ROUND_1,
@@ -166,14 +166,18 @@ def test_an_edit_that_makes_a_later_round_impossible_is_refused_naming_that_roun
     assert first.version == 1
 
 
-def test_deleting_a_round_that_later_rounds_need_is_refused(table):
+def test_deleting_an_earlier_round_keeps_the_later_rounds_start_players_valid(table):
+    """Was sticht?'s start player moves left with each deal at the table: round 2 was the second deal, started by
+    seat 1, and stays valid when round 1's record is deleted (its tasks are rescored without round 1)."""
     match = ws_match(table.group, table.players, table.owner)
     first = services.round_record(match=match, facts=WS_ROUND_1, user=table.owner)
     services.round_record(match=match, facts=WS_ROUND_2, user=table.owner)
 
-    with pytest.raises(services.ValidationFailed) as caught:
-        services.round_delete(round=first, expected_version=1, user=table.owner)
-    assert "rounds.2.start_player" in caught.value.problems
+    services.round_delete(round=first, expected_version=1, user=table.owner)
+
+    board = selectors.match_scoreboard(match=match)
+    assert [r["number"] for r in board["rounds"]] == [2] and board["problems"] == []
+    assert board["next_starter"]["seat"] == 2  # the third deal
 
 
 def test_an_edit_against_a_stale_version_is_refused(table, njet_match):

@@ -355,13 +355,14 @@ def test_coloretto_series_totals_winners_and_rotation() -> None:
     state = RULES.state([full_table()], players=4, options=options)
     assert state.totals == (41, 37, 33, 39)
     assert not state.finished and state.winners == () and state.rounds_left == 1
-    assert (state.next_dealer, state.next_starter) == (1, 1)
+    # nobody deals in Coloretto: the start player's role passes to the left each game, and no dealer is named
+    assert (state.next_dealer, state.next_starter) == (None, 1)
     swapped = full_table(**{c: list(reversed(v)) for c, v in co.EXAMPLE["facts"].items() if isinstance(v, list)})
     state = RULES.state([full_table(), swapped], players=4, options=options)
     assert state.finished and state.rounds_left == 0
     assert state.totals == (41 + 39, 37 + 33, 33 + 37, 39 + 41)
     assert state.winners == (0, 3)  # tie shared
-    assert (state.next_dealer, state.next_starter) == (2, 2)
+    assert (state.next_dealer, state.next_starter) == (None, 2)
     assert state.extra == {"games": 2}
 
 
