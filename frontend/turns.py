@@ -37,7 +37,12 @@ def round_turns(board: dict[str, Any], *, options: dict[str, Any]) -> dict[int, 
     for i, row in enumerate(rows):
         # round k was the table's deal k - 1, even when an earlier round's record was deleted
         state = ruleset.state(
-            facts[:i], players=len(players), options=options, stored=stored[:i], numbers=numbers[:i], deal=numbers[i] - 1
+            facts[:i],
+            players=len(players),
+            options=options,
+            stored=stored[:i],
+            numbers=numbers[:i],
+            deal=numbers[i] - 1,
         )
         starter = _name(state.next_starter, players)
         if starter is None and len(players) == 3:
