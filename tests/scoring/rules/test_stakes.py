@@ -182,6 +182,7 @@ def test_njet_stakes_are_the_points_the_engine_gives(case: tuple[int, dict[str, 
         monster=facts["monster"],
         points_per_trick=facts["points_per_trick"],
     )
+    assert found.booty == found.trick  # a captured 0 adds to the haul as a trick does
     added = [
         sum(
             facts["tricks"][taker] * found.trick[taker][seat] + facts["booty"][taker] * found.booty[taker][seat]
