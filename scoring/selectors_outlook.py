@@ -303,6 +303,13 @@ def _njet_from(
     return found, []
 
 
+def match_seat_names(*, match: Match) -> list[str]:
+    """The seated players' names in seat order (from the seats ``selectors.match_get`` prefetched, if it did)."""
+    if "seats" in getattr(match, "_prefetched_objects_cache", {}):
+        return [seat.player.name for seat in match.seats.all()]
+    return [s.player.name for s in Seat.objects.filter(match=match).select_related("player").order_by("number")]
+
+
 def match_stakes(*, match: Match, facts: Mapping[str, Any]) -> dict[str, Any]:
     """The stakes of the round ``facts`` describe so far (a MÜ auction, an NJET board), worded for the table.
 
@@ -319,8 +326,7 @@ def match_stakes(*, match: Match, facts: Mapping[str, Any]) -> dict[str, Any]:
     }
     if not out["available"]:
         return out
-    seats = list(Seat.objects.filter(match=match).select_related("player").order_by("number"))
-    names = [s.player.name for s in seats]
+    names = match_seat_names(match=match)
     ruleset = rules.get(match.ruleset)
     options = ruleset.options_parse(match.options, players=len(names))
     found: MueStakes | NjetStakes | None
