@@ -21,6 +21,7 @@ from scoring.collation import sorted_by_name
 from scoring.models import Group, Invite, Match, Membership, Player, Round, RoundEvent, Seat
 from scoring.numbers import parse_whole
 from scoring.rules import InvalidRound, Ruleset
+from scoring.selectors_outlook import outlook_board
 
 logger = logging.getLogger(__name__)
 
@@ -398,6 +399,7 @@ def match_scoreboard(*, match: Match) -> dict[str, Any]:
         "winners": [],
         "extra": {},
         "totals_only": match.totals_only,
+        "outlook": None,
     }
     if match.totals_only:  # recorded from its final scores: no rounds to replay, the recorded winners stand
         board.update(
@@ -428,5 +430,6 @@ def match_scoreboard(*, match: Match) -> dict[str, Any]:
         target=state.target,
         winners=[ref for ref in (_seat_ref(w, seats) for w in state.winners) if ref is not None],
         extra=rules.to_jsonable(state.extra),
+        outlook=outlook_board(ruleset=ruleset, state=state, options=match.options, names=names),
     )
     return board

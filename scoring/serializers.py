@@ -10,6 +10,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from scoring.models import Group, Invite, Match, Membership, Player, Round, RoundEvent
+from scoring.serializers_outlook import OutlookSerializer
 
 JSON_OBJECT = {"type": "object", "additionalProperties": True}
 INT32 = 2**31 - 1
@@ -428,6 +429,11 @@ class ScoreboardSerializer(serializers.Serializer):
         help_text="recorded from its final scores alone: no rounds, 'totals' are the final scores"
     )
     problems = serializers.ListField(child=ObjectField())
+    outlook = OutlookSerializer(
+        allow_null=True,
+        help_text="what do I need: each player's position in words and figures (null once the match is over, "
+        "before its first round, and for Was sticht?)",
+    )
 
 
 # --- rulesets, calculator, referee ------------------------------------------------------------------

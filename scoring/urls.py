@@ -4,7 +4,20 @@ from __future__ import annotations
 
 from django.urls import path
 
-from .apis import accounts, bgstats, exports, groups, matches, players, presets, rounds, rulesets, totals, whatif
+from .apis import (
+    accounts,
+    bgstats,
+    exports,
+    groups,
+    matches,
+    players,
+    presets,
+    rounds,
+    rulesets,
+    stakes,
+    totals,
+    whatif,
+)
 
 app_name = "api"
 
@@ -24,6 +37,7 @@ urlpatterns = [
         "matches/<int:match_id>/options/preview", whatif.MatchOptionsPreviewView.as_view(), name="match-options-preview"
     ),
     path("matches/<int:match_id>/undo", matches.MatchUndoView.as_view(), name="match-undo"),
+    path("matches/<int:match_id>/stakes", stakes.MatchStakesView.as_view(), name="match-stakes"),
     path("matches/<int:match_id>/rematch", matches.MatchRematchView.as_view(), name="match-rematch"),
     path("matches/<int:match_id>/events", matches.EventListView.as_view(), name="events"),
     path("matches/<int:match_id>/rounds/<int:number>", rounds.RoundDetailView.as_view(), name="round"),
