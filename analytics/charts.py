@@ -29,6 +29,17 @@ class Chart:
     params: dict[str, Any] = field(default_factory=dict)
 
 
+def separators(mark: str) -> str:
+    """Plotly's ``layout.separators`` (the decimal mark, then the thousands mark) for a reader's decimal mark: the
+    static drawing (``analytics.svg``) reads the same setting, so both write "1,5" in Hungarian."""
+    return mark + (" " if mark == "," else ",")
+
+
+def localized(figure: Mapping[str, Any], mark: str) -> dict[str, Any]:
+    """``figure`` with its numbers written with ``mark`` (axes, hover labels)."""
+    return {**figure, "layout": {**(figure.get("layout") or {}), "separators": separators(mark)}}
+
+
 def layout(*, height: int = 260, **extra: Any) -> dict[str, Any]:
     base: dict[str, Any] = {
         "autosize": True,

@@ -9,9 +9,10 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext_lazy
+from django.utils.translation import get_language, gettext_lazy
 
 from scoring import rules
+from scoring.numbers import decimal_mark
 
 from . import charts, selectors, services, svg
 from .models import Snapshot
@@ -48,17 +49,19 @@ def _page(
     request: HttpRequest, template: str, snapshot: Snapshot, figures: list[charts.Chart], **context: Any
 ) -> HttpResponse:
     payload = snapshot.payload or {}
+    mark = decimal_mark(get_language())
     rendered = []
     for i, chart in enumerate(figures):
         title = str(TITLES.get(chart.key, chart.key))
         label = f"{title} — {chart.label}" if chart.label else title
+        figure = charts.localized(chart.figure, mark)
         rendered.append(
             {
                 "id": f"chart-{i}",
                 "title": title,
                 "label": chart.label,
-                "figure": chart.figure,
-                "svg": mark_safe(svg.figure_svg(chart.figure, label)),  # every text in it is escaped
+                "figure": figure,
+                "svg": mark_safe(svg.figure_svg(figure, label)),  # every text in it is escaped
             }
         )
     return render(
