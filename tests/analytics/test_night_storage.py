@@ -204,3 +204,42 @@ def test_no_upset_from_no_prior_ratings(table: Table, evening: Evening) -> None:
     assert "No upset tonight" in response.content.decode()
     # whereas the Abluxxen night keeps Csilla's upset, rated before the night
     assert client.get(_page(evening.night[0])).context["report"].upset["winners"] == ["Csilla"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_eight_first_views_at_once_compute_the_night_once() -> None:
+    """Eight members open a night nobody has opened yet, at the same moment: one computes, seven wait and read."""
+    import threading
+
+    from analytics.services.nights import night_figures_get
+    from tests.analytics.helpers import make_table
+
+    table = make_table()
+    evening = seed_evening(table.group, table.players, table.owner)
+    night = night_of_match(group=table.group, match_id=evening.night[0].pk)
+    assert night is not None
+    start = threading.Barrier(8)
+    results: list[tuple[bool, Any]] = []
+    errors: list[BaseException] = []
+
+    def view() -> None:
+        try:
+            start.wait(timeout=30)
+            with CaptureQueriesContext(connection) as seen:
+                figures = night_figures_get(night=night)
+            results.append((bool(_reads_rounds(seen.captured_queries)), figures))
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=view) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert errors == []
+    assert len(results) == 8
+    assert sum(computed for computed, _ in results) == 1
+    assert all(figures == results[0][1] for _, figures in results)
+    assert NightFigures.objects.filter(key=night.key).count() == 1

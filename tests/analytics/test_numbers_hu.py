@@ -106,3 +106,29 @@ def test_the_num_filter_rounds_once_and_writes_the_readers_mark(
             assert num(value, places) == expected
             if places is not None:  # the same text as the night image writes (scoring.numbers)
                 assert decimal_text(value, places, mark=decimal_mark(language)) == expected
+
+
+@pytest.mark.parametrize("language", ["en", "hu"])
+def test_the_dashboard_shows_the_apis_ratings_rounded_once(played: Table, language: str) -> None:
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(played.member)
+    api = client.get(f"/api/v1/groups/{played.group.pk}/stats?game=njet").json()
+    names = api["players"]
+    page = client.get(f"/stats/groups/{played.group.pk}/games/njet/").content.decode()
+    table = page.split('id="ratings"', 1)[1].split("</table>", 1)[0]
+    shown = [
+        (htmllib.unescape(name), value, mu, sigma)
+        for name, value, mu, sigma in re.findall(
+            r"<tr><td><a [^>]*>(.*?)</a></td><td>(.*?)</td><td>(.*?) ± (.*?)</td>", table
+        )
+    ]
+    mark = decimal_mark(language)
+    assert shown == [
+        (
+            names[str(r["player"])],
+            decimal_text(r["ordinal"], 1, mark=mark),
+            decimal_text(r["mu"], 1, mark=mark),
+            decimal_text(r["sigma"], 1, mark=mark),
+        )
+        for r in api["stats"]["ratings"]
+    ]

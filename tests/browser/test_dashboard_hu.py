@@ -13,7 +13,9 @@ from playwright.sync_api import expect
 from analytics import synthetic
 from scoring import services
 from scoring.models import Group, Player
+from tests.analytics.night_seed import seed_evening
 from tests.browser.helpers import shot
+from tests.browser.test_comfort import axe_violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -69,5 +71,24 @@ def test_hungarian_tables_fit_a_phone_and_write_decimal_commas(
         assert page.evaluate("document.documentElement.scrollWidth") <= 360, url
         text = page.locator("main, body").first.inner_text()
         assert not re.search(r"\d\.\d", text), (url, re.findall(r"\S*\d\.\d\S*", text))
+        assert axe_violations(page) == [], url
     assert re.search(r"\d,\d+/kör", page.goto(f"/stats/groups/{group.pk}/games/njet/") and page.inner_text("body"))
     shot(page, "hu-dashboard-game")
+
+
+def test_a_hungarian_night_reads_its_rating_changes_with_commas(
+    new_context: Any, group: Group, players: list[Player], user: Any
+) -> None:
+    evening = seed_evening(group, players, user)
+    page = new_context(locale="hu-HU").new_page()
+    page.goto(f"/stats/nights/{evening.night[0].pk}/")
+    changes = page.get_by_role("region", name="Értékszám-változások")
+    rows = changes.get_by_role("row")
+    expect(rows).to_have_count(13)  # the header and all twelve: nobody left out
+    for text in rows.all_inner_texts()[1:]:
+        assert re.search(r"[+−]?\d+,\d \(", text), text
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert axe_violations(page) == []
+    image = page.request.get(f"/stats/nights/{evening.night[0].pk}/night.png")
+    assert image.ok and image.headers["content-type"] == "image/png"
+    shot(page, "hu-night-ratings")
