@@ -109,7 +109,7 @@ def test_a_ratings_table_cut_for_space_says_how_many_more_and_shows_everyone(
     page = client.get(f"/stats/groups/{table.group.pk}/").content.decode()
     shown = _rating_rows(page, "Ratings — ")
     assert len(shown) == 5 and last not in [name for name, _ in shown]
-    link = re.search(r'<p class="stats-more"><a href="([^"]+)">Show everyone \(3 more\)</a>', page)
+    link = re.search(r'<p class="stats-more stats-all"><a href="([^"]+)">Show everyone \(3 more\)</a>', page)
     assert link, "the cut table says how many more"
     full = client.get(unescape(link.group(1))).content.decode()
     names = [name for name, _ in _rating_rows(full, 'id="ratings"')]

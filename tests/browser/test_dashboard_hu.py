@@ -3,19 +3,22 @@ one long word), decimals with a comma, and a list cut for space says so and lead
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from random import Random
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from playwright.sync_api import expect
 
-from analytics import synthetic
+from analytics import nightviews, synthetic
+from analytics import services as analytics_services
 from scoring import services
-from scoring.models import Group, Player
+from scoring.models import Group, Match, Player
 from tests.analytics.night_seed import seed_evening
 from tests.browser.helpers import shot
-from tests.browser.test_comfort import axe_violations
+from tests.browser.test_comfort import TAP_TARGETS_JS, axe_violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -92,3 +95,36 @@ def test_a_hungarian_night_reads_its_rating_changes_with_commas(
     image = page.request.get(f"/stats/nights/{evening.night[0].pk}/night.png")
     assert image.ok and image.headers["content-type"] == "image/png"
     shot(page, "hu-night-ratings")
+
+
+def test_the_way_to_everyone_and_to_older_nights_is_easy_to_tap(
+    new_context: Any, group: Group, players: list[Player], user: Any
+) -> None:
+    rng = Random(5)
+    everyone = [*players, services.player_create(group=group, name="Gábor", user=user)]
+    for i in range(7):  # seven Abluxxen matches on seven evenings: seven rated players, seven nights
+        _play(group, user, "abluxxen", [everyone[i], everyone[(i + 1) % 7], everyone[(i + 2) % 7]], rng)
+    day = dt.datetime(2026, 4, 1, 19, 0, tzinfo=dt.UTC)
+    for k, match in enumerate(Match.objects.filter(group=group).order_by("pk")):
+        evening = day + dt.timedelta(days=k)
+        Match.objects.filter(pk=match.pk).update(created_at=evening, finished_at=evening + dt.timedelta(minutes=30))
+    analytics_services.stats_rebuild_group(group_id=group.pk)
+
+    page = new_context(locale="hu-HU").new_page()
+    page.goto(f"/stats/groups/{group.pk}/")
+    more = page.get_by_role("link", name="Mindenki (még 2)")
+    expect(more).to_be_visible()
+    assert page.evaluate(TAP_TARGETS_JS) == []
+    more.click()
+    ratings = page.locator("#ratings + table tbody tr")
+    expect(ratings).to_have_count(7)  # the last-rated player too
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+    with patch.object(nightviews, "NIGHTS_PER_PAGE", 3):
+        page.goto(f"/stats/groups/{group.pk}/nights/")
+        expect(page.get_by_role("navigation", name="A játékestek oldalai")).to_contain_text("1. oldal / 3")
+        assert page.evaluate(TAP_TARGETS_JS) == []
+        page.get_by_role("link", name="Régebbi játékestek").click()
+        expect(page.get_by_role("navigation", name="A játékestek oldalai")).to_contain_text("2. oldal / 3")
+        expect(page.locator(".nights-list li")).to_have_count(3)
+        assert axe_violations(page) == []
