@@ -26,7 +26,23 @@ class Chart:
     key: str
     figure: dict[str, Any]
     label: str = ""
-    params: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)  # "shown"/"total"/"order" when it shows part of a list
+
+
+def _part(shown: int, total: int, order: str = "played") -> dict[str, Any]:
+    """A chart's ``params`` when it leaves entries out (the page says so): ``order`` names which come first."""
+    return {"shown": shown, "total": total, "order": order} if total > shown else {}
+
+
+def separators(mark: str) -> str:
+    """Plotly's ``layout.separators`` (the decimal mark, then the thousands mark) for a reader's decimal mark: the
+    static drawing (``analytics.svg``) reads the same setting, so both write "1,5" in Hungarian."""
+    return mark + (" " if mark == "," else ",")
+
+
+def localized(figure: Mapping[str, Any], mark: str) -> dict[str, Any]:
+    """``figure`` with its numbers written with ``mark`` (axes, hover labels)."""
+    return {**figure, "layout": {**(figure.get("layout") or {}), "separators": separators(mark)}}
 
 
 def layout(*, height: int = 260, **extra: Any) -> dict[str, Any]:
@@ -200,17 +216,21 @@ def rating_band(
 
 def group_charts(payload: Mapping[str, Any], names: Mapping[int, str], games: Mapping[str, str]) -> list[Chart]:
     charts: list[Chart] = []
-    players = payload.get("players", [])[:20]
+    everyone = payload.get("players", [])
+    players = everyone[:20]
     game_keys = [g["ruleset"] for g in payload.get("games", [])]
     if players and game_keys:
         rows = [short(_name(names, p["player"])) for p in players]
         cols = [short(games.get(g, g), 9) for g in game_keys]
         values = [[(p["by_game"].get(g) or {}).get("win_rate") for g in game_keys] for p in players]
         counts = [[(p["by_game"].get(g) or {}).get("matches", 0) for g in game_keys] for p in players]
-        charts.append(Chart("win_rate_by_game", heatmap(rows, cols, values, counts)))
-    figure = h2h_heatmap(payload.get("h2h", {}), names)
+        charts.append(
+            Chart("win_rate_by_game", heatmap(rows, cols, values, counts), params=_part(len(players), len(everyone)))
+        )
+    h2h = payload.get("h2h", {})
+    figure = h2h_heatmap(h2h, names)
     if figure:
-        charts.append(Chart("head_to_head", figure))
+        charts.append(Chart("head_to_head", figure, params=_part(len(h2h["players"]), len(everyone))))
     activity = payload.get("activity", [])
     if activity:
         months = sorted({a["month"] for a in activity})
@@ -255,7 +275,8 @@ def player_charts(payload: Mapping[str, Any], names: Mapping[int, str], games: M
         if rating["history"]:
             figure = {"data": rating_band(rating["history"], colour=PALETTE[i % 8]), "layout": layout()}
             charts.append(Chart("rating_over_time", figure, label=games.get(game, game)))
-    h2h = sorted(payload.get("h2h", []), key=lambda r: (-r["played"], r["opponent"]))[:MAX_BARS]
+    opponents = payload.get("h2h", [])
+    h2h = sorted(opponents, key=lambda r: (-r["played"], r["opponent"]))[:MAX_BARS]
     if h2h:
         charts.append(
             Chart(
@@ -266,16 +287,17 @@ def player_charts(payload: Mapping[str, Any], names: Mapping[int, str], games: M
                     percent=True,
                     horizontal=True,
                 ),
+                params=_part(len(h2h), len(opponents)),
             )
         )
-    partners = sorted(payload.get("partners", []), key=lambda r: (-r["rounds"], r["partner"]))[:MAX_BARS]
+    everyone = payload.get("partners", [])
+    partners = sorted(everyone, key=lambda r: (-r["rounds"], r["partner"]))[:MAX_BARS]
     if partners:
         labels = [
             f"{short(_name(names, r['partner']), 12)} ({games.get(r['ruleset'], r['ruleset'])})" for r in partners
         ]
-        charts.append(
-            Chart("partners", bars(labels, [r["win_rate"] or 0 for r in partners], percent=True, horizontal=True))
-        )
+        figure = bars(labels, [r["win_rate"] or 0 for r in partners], percent=True, horizontal=True)
+        charts.append(Chart("partners", figure, params=_part(len(partners), len(everyone))))
     for game, data in sorted(payload.get("specific", {}).items()):
         charts += specific_charts(game, data, games)
     return charts
@@ -300,8 +322,16 @@ def game_charts(payload: Mapping[str, Any], names: Mapping[int, str], games: Map
                         "line": {"color": PALETTE[i % 8], "width": 1.5},
                     }
                 )
-        charts.append(Chart("rating_over_time", {"data": data, "layout": layout(height=300)}))
-    players = payload.get("players", [])[:MAX_BARS]
+        rated = len(payload.get("ratings", []))
+        charts.append(
+            Chart(
+                "rating_over_time",
+                {"data": data, "layout": layout(height=300)},
+                params=_part(len(history), rated, "rated"),
+            )
+        )
+    everyone = payload.get("players", [])
+    players = everyone[:MAX_BARS]
     if players:
         charts.append(
             Chart(
@@ -312,14 +342,20 @@ def game_charts(payload: Mapping[str, Any], names: Mapping[int, str], games: Map
                     percent=True,
                     horizontal=True,
                 ),
+                params=_part(len(players), len(everyone)),
             )
         )
-    figure = h2h_heatmap(payload.get("h2h", {}), names)
+    h2h = payload.get("h2h", {})
+    figure = h2h_heatmap(h2h, names)
     if figure:
-        charts.append(Chart("head_to_head", figure))
+        charts.append(Chart("head_to_head", figure, params=_part(len(h2h["players"]), len(everyone))))
     synergy = payload.get("synergy", [])
     if synergy:
-        charts.append(Chart("synergy", synergy_heatmap(synergy, names)))
+        figure = synergy_heatmap(synergy, names)
+        together = len({r["player"] for r in synergy})
+        charts.append(
+            Chart("synergy", figure, params=_part(len(figure["data"][0]["y"]) if figure["data"] else 0, together))
+        )
     activity = payload.get("activity", [])
     if activity:
         charts.append(Chart("activity", bars([a["month"] for a in activity], [a["matches"] for a in activity])))

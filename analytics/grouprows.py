@@ -32,6 +32,7 @@ from scoring.models import Match
 
 from . import game_queries, payloads, queries
 from .models import RatingHistory, StandingsVersion
+from .ratings import ratings_of_filter
 from .stats import StatsFilter
 
 logger = logging.getLogger(__name__)
@@ -115,11 +116,18 @@ def _common(group_id: int, flt: StatsFilter) -> _Common:
 
 
 def _game(group_id: int, flt: StatsFilter, ruleset: str, *, played: bool) -> GameRows:
+    if flt.players is None:
+        current = queries.ratings_current(group_id, flt, ruleset=ruleset)
+        history = queries.ratings_history(group_id, flt, ruleset=ruleset)
+    else:  # ratings earned at that table size only, so that no figure on the page comes from other tables
+        current, history = ratings_of_filter(
+            group_id=group_id, ruleset=ruleset, flt=flt, points_max=queries.RATING_POINTS_MAX
+        )
     return GameRows(
         specific=game_queries.specific(group_id, flt, [ruleset]).get(ruleset) if played else None,
         synergy=game_queries.synergy(group_id, flt, [ruleset]) if played else [],
-        ratings_current=queries.ratings_current(group_id, flt, ruleset=ruleset),
-        ratings_history=queries.ratings_history(group_id, flt, ruleset=ruleset),
+        ratings_current=current,
+        ratings_history=history,
     )
 
 
@@ -239,7 +247,7 @@ def group_rows(group_id: int, flt: StatsFilter, *, threads: int = 1) -> payloads
 
 # Raise when ``Cached`` or the row dataclasses change shape: entries written by the previous version (until they
 # expire, by web processes and workers not yet restarted) are then never read.
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3  # 3: filtered snapshots' ratings from their filter's matches only
 
 
 def _cache_key(group_id: int, flt: StatsFilter) -> str:

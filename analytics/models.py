@@ -219,3 +219,37 @@ class NightBreak(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} at {self.match_id}"
+
+
+class NightFigures(models.Model):
+    """A game night's figures as computed for one version of the night (``analytics.nightfigures``).
+
+    ``key`` is the night's id in links (its first match); ``version`` digests everything the figures were computed
+    from (``nightfigures.night_version``).  A view whose night has the same digest serves these figures as they
+    are; another digest (a change to one of its matches, a split or a merge) computes them again, once.
+    """
+
+    key = models.BigIntegerField(unique=True)
+    group = models.ForeignKey("scoring.Group", on_delete=models.CASCADE, related_name="+")
+    version = models.CharField(max_length=64)
+    figures = models.JSONField(default=dict)
+    computed_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"night {self.key} ({self.version[:8]})"
+
+
+class NightImage(models.Model):
+    """A game night's shared PNG in one language, drawn from its figures of the same ``version``."""
+
+    night = models.ForeignKey(NightFigures, on_delete=models.CASCADE, related_name="images")
+    language = models.CharField(max_length=10)
+    version = models.CharField(max_length=64)
+    png = models.BinaryField()
+    drawn_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["night", "language"], name="night_image_unique")]
+
+    def __str__(self) -> str:
+        return f"night {self.night_id} image {self.language}"

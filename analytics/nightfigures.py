@@ -1,33 +1,46 @@
-"""The figures of one game night, for its page and its shared image (both draw from :func:`night_report`).
+"""The figures of one game night, computed once per version of the night and stored (``services.nights``).
+
+:func:`night_figures_compute` reads the night's matches, rounds, standings and ratings and answers a JSON document
+in no language: names, numbers, rule ids, the biggest round's stored explanation.  The page and the shared image
+both draw from it, through ``analytics.nightreport``, which words it in the reader's language; so the two can never
+disagree.  What it holds:
 
 - each match's winners (the derived standings: the rules engine's winners);
-- the biggest round: the most points one player scored in one round, with that round's explanation rendered in
-  the reader's language (``scoring.selectors.line_render``, as the match board does);
+- the biggest round: the most points one player scored in one round, with that round's stored explanation;
 - the upset: the winning side the ratings gave the smallest chance, by openskill's Plackett-Luce ``predict_win``
-  on the ratings just before the match (the game's ratings in the group; sides as the ratings rate them);
+  on the ratings just before the match (the game's ratings in the group; sides as the ratings rate them).  Only a
+  match whose every player was rated in that game before the night counts (a chance worked out from newcomers'
+  default ratings says nothing), and only an underdog's win: a chance below an even share (1 in the number of
+  sides);
 - each player's rating change (μ − 3σ) per game from before the night's first match of that game to after the last;
 - who partnered best: NJET teammates (a round won = the team scored more than the lowest score of the round) and
   MÜ chief + partner (won = the target made), the pair with the best share of rounds won together (more rounds
   together, then more points per round, break ties).
+
+Its work is bounded by the night (at most ``nights.MAX_MATCHES`` matches): rounds, standings and ratings of the
+night's matches, and per game one query for the ratings before the night.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from django.utils.translation import gettext, ngettext
+from django.db.models import Q
 
-from scoring import rules
-from scoring.models import Player, Round, Seat
-from scoring.selectors import line_render
+from scoring.models import Match, Player, Round, Seat
 
 from .models import MatchStanding, RatingHistory
 from .nights import Night
 from .ratings import MODEL, ratings_before, sides_of
+
+# Raise when the stored document changes shape: every night is then computed again on its next view.
+FORMAT = 2
 
 
 @dataclass
@@ -42,29 +55,39 @@ class Pair:
         return self.won / self.rounds if self.rounds else 0.0
 
 
-@dataclass
-class NightReport:
-    night: Night
-    names: dict[int, str]
-    matches: list[dict[str, Any]] = field(default_factory=list)
-    biggest: dict[str, Any] | None = None
-    upset: dict[str, Any] | None = None
-    ratings: list[dict[str, Any]] = field(default_factory=list)
-    partners: dict[str, Any] | None = None
-
-    @property
-    def players(self) -> list[str]:
-        return sorted({name for m in self.matches for name in m["players"]})
+# --- the version: what the figures are computed from --------------------------------------------------------------
 
 
-def names_join(names: Sequence[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return gettext("%(first)s and %(last)s") % {"first": ", ".join(names[:-1]), "last": names[-1]}
+def night_version(*, night: Night) -> str:
+    """A digest of everything the night's figures read, in four small queries bounded by the night.
+
+    The matches (ids, times, each match's ``version``, which every change to it or its rounds bumps), who sat where
+    under which name, and the night's standings and ratings as the worker last wrote them.  A game's ratings are
+    replayed from the earliest changed match on, so a change before the night that moves the ratings the night
+    starts from moves the ratings after the night's matches too.  A change anywhere else (a later match, another
+    game) leaves the digest, and the stored figures, as they are; so does the nightly rebuild, which writes the
+    same values again.
+    """
+    ids = [m.id for m in night.matches]
+    parts: list[Any] = [FORMAT, [(m.id, m.ruleset, m.started_at, m.finished_at) for m in night.matches]]
+    parts.append(sorted(Match.objects.filter(pk__in=ids).values_list("id", "version")))
+    parts.append(
+        sorted(Seat.objects.filter(match_id__in=ids).values_list("match_id", "number", "player_id", "player__name"))
+    )
+    parts.append(
+        sorted(
+            MatchStanding.objects.filter(match_id__in=ids).values_list(
+                "match_id", "player_id", "seat", "team", "finished_at", "rounds", "total", "rank", "won"
+            )
+        )
+    )
+    parts.append(
+        sorted(RatingHistory.objects.filter(match_id__in=ids).values_list("match_id", "player_id", "mu", "sigma"))
+    )
+    return hashlib.sha256(json.dumps(parts, default=str).encode()).hexdigest()
 
 
-def percent(value: float) -> int:
-    return round(value * 100)
+# --- the figures ----------------------------------------------------------------------------------------------------
 
 
 def _standings(match_ids: Sequence[int]) -> dict[int, list[MatchStanding]]:
@@ -82,8 +105,8 @@ def _rounds(match_ids: Sequence[int]) -> list[Round]:
     )
 
 
-def night_report(*, night: Night) -> NightReport:
-    """Every figure of ``night`` with its texts in the active language."""
+def night_figures_compute(*, night: Night) -> dict[str, Any]:
+    """Every figure of ``night`` as a JSON document in no language (see the module's docstring)."""
     ids = [m.id for m in night.matches]
     seats: dict[int, list[int]] = defaultdict(list)
     for match_id, player_id in (
@@ -93,26 +116,29 @@ def night_report(*, night: Night) -> NightReport:
     names = dict(Player.objects.filter(pk__in={p for ps in seats.values() for p in ps}).values_list("id", "name"))
     standings = _standings(ids)
     rounds = _rounds(ids)
-    report = NightReport(night=night, names=names)
+    matches = []
     for match in night.matches:
-        game = rules.get(match.ruleset)
         rows = standings.get(match.id, [])
-        report.matches.append(
+        matches.append(
             {
                 "id": match.id,
                 "ruleset": match.ruleset,
-                "game": game.name,
-                "started_at": match.started_at,
+                "started_at": match.started_at.isoformat(),
                 "players": [names[p] for p in seats[match.id]],
                 "winners": [names[r.player_id] for r in rows if r.won],
+                "computed": bool(rows),
                 "rounds": rows[0].rounds if rows else sum(1 for r in rounds if r.match_id == match.id),
             }
         )
-    report.biggest = _biggest(rounds, night, seats, names)
-    report.upset = _upset(night, standings, names)
-    report.ratings = _rating_changes(night, standings, names)
-    report.partners = _partners(rounds, night, seats, names)
-    return report
+    ratings = _NightRatings(night, standings)
+    return {
+        "format": FORMAT,
+        "matches": matches,
+        "biggest": _biggest(rounds, night, seats, names),
+        "upset": ratings.upset(names),
+        "ratings": ratings.changes(names),
+        "partners": _partners(rounds, night, seats, names),
+    }
 
 
 def _biggest(
@@ -126,95 +152,105 @@ def _biggest(
     if best is None:
         return None
     points, rnd, seat = best
-    ruleset = next(m.ruleset for m in night.matches if m.id == rnd.match_id)
-    game = rules.get(ruleset)
     seat_names = [names[p] for p in seats[rnd.match_id]]
     return {
         "match": rnd.match_id,
-        "game": game.name,
+        "ruleset": next(m.ruleset for m in night.matches if m.id == rnd.match_id),
         "number": rnd.number,
+        "seat": seat,
         "player": seat_names[seat],
         "points": points,
-        "text": gettext("%(player)s scored %(points)s in round %(number)s of %(game)s.")
-        % {"player": seat_names[seat], "points": points, "number": rnd.number, "game": game.name},
-        "lines": _lines_by_player([line_render(game, ln, seat_names) for ln in rnd.explanation], seat),
+        "names": seat_names,
+        "explanation": list(rnd.explanation or []),
     }
 
 
-def _lines_by_player(lines: list[dict[str, Any]], first: int) -> list[dict[str, Any]]:
-    """The round's lines as the match board groups them: the general ones, then player by player (the round's top
-    scorer first), each labelled with the player's name."""
-    general = [ln for ln in lines if ln.get("player") is None]
-    own = sorted((ln for ln in lines if ln.get("player") is not None), key=lambda ln: ln["player"] != first)
-    return [
-        *({**ln, "label": ln["text"]} for ln in general),
-        *({**ln, "label": f"{ln['player_name']}: {ln['text']}"} for ln in own),
-    ]
+class _NightRatings:
+    """The ratings of the night's games: before the night, just before each of its matches, and after it.
 
+    Per game, the ratings before the night's first match of the game (one query), then the game's rating rows from
+    that match to the night's last (one query, bounded by the night's time): replaying them gives the ratings just
+    before each match, matches of other nights that finished in between included, exactly as they were rated.
+    """
 
-def _upset(night: Night, standings: dict[int, list[MatchStanding]], names: dict[int, str]) -> dict[str, Any] | None:
-    found: dict[str, Any] | None = None
-    for match in night.matches:
-        rows = standings.get(match.id, [])
-        if len(rows) < 2:
-            continue
-        key = (rows[0].finished_at, match.id)
-        before = ratings_before(group_id=night.group_id, ruleset=match.ruleset, key=key)
-        sides = sides_of([(r.match_id, r.finished_at, r.player_id, r.rank, r.team) for r in rows])
-        if len(sides) < 2:
-            continue
-        teams = [[before[row[2]] if row[2] in before else MODEL.rating() for row in side] for side in sides]
-        chances = MODEL.predict_win(teams)
-        won = {r.player_id for r in rows if r.won}
-        for side, chance in zip(sides, chances, strict=True):
-            if not any(row[2] in won for row in side):
+    def __init__(self, night: Night, standings: dict[int, list[MatchStanding]]) -> None:
+        self.night = night
+        self.standings = standings
+        self.keys = {m.id: (rows[0].finished_at, m.id) for m in night.matches if (rows := standings.get(m.id))}
+        first: dict[str, tuple[Any, int]] = {}
+        last: dict[str, tuple[Any, int]] = {}
+        for match in night.matches:
+            key = self.keys.get(match.id)
+            if key is None:
                 continue
-            if found is None or chance < found["chance"]:
-                winners = [names[row[2]] for row in side]
-                found = {"match": match.id, "game": rules.get(match.ruleset).name, "chance": chance, "winners": winners}
-    if found is None:
-        return None
-    found["percent"] = percent(found["chance"])
-    found["text"] = ngettext(
-        "%(names)s won %(game)s with a %(percent)s %% chance by the ratings before the match.",
-        "%(names)s won %(game)s with a %(percent)s %% chance by the ratings before the match.",
-        len(found["winners"]),
-    ) % {"names": names_join(found["winners"]), "game": found["game"], "percent": found["percent"]}
-    return found
+            first[match.ruleset] = min(first.get(match.ruleset, key), key)
+            last[match.ruleset] = max(last.get(match.ruleset, key), key)
+        self.start = {
+            ruleset: ratings_before(group_id=night.group_id, ruleset=ruleset, key=key) for ruleset, key in first.items()
+        }
+        self.before: dict[int, dict[int, Any]] = {}  # match id -> player id -> rating just before it
+        self.after: dict[tuple[int, str], float] = {}  # (player, game) -> ordinal after the night's last match
+        night_ids = {m.id for m in night.matches}
+        for ruleset, (f0, m0) in first.items():
+            f1, m1 = last[ruleset]
+            found = (
+                RatingHistory.objects.filter(group_id=night.group_id, ruleset=ruleset)
+                .filter(Q(finished_at__gt=f0) | Q(finished_at=f0, match_id__gte=m0))
+                .filter(Q(finished_at__lt=f1) | Q(finished_at=f1, match_id__lte=m1))
+                .order_by("finished_at", "match_id")
+                .values_list("match_id", "player_id", "mu", "sigma", "ordinal")
+            )
+            current = dict(self.start[ruleset])
+            for match_id, player_id, mu, sigma, ordinal in found:
+                if match_id not in self.before:
+                    self.before[match_id] = dict(current)
+                current[player_id] = MODEL.rating(mu=mu, sigma=sigma)
+                if match_id in night_ids:
+                    self.after[(player_id, ruleset)] = ordinal
 
+    def upset(self, names: dict[int, str]) -> dict[str, Any] | None:
+        found: dict[str, Any] | None = None
+        for match in self.night.matches:
+            rows = self.standings.get(match.id, [])
+            before = self.before.get(match.id)
+            known = self.start.get(match.ruleset, {})
+            if len(rows) < 2 or before is None or any(r.player_id not in known for r in rows):
+                continue  # unrated yet, or somebody new to the game tonight: no chance to speak of
+            sides = sides_of([(r.match_id, r.finished_at, r.player_id, r.rank, r.team) for r in rows])
+            if len(sides) < 2:
+                continue
+            chances = MODEL.predict_win([[before[row[2]] for row in side] for side in sides])
+            won = {r.player_id for r in rows if r.won}
+            for side, chance in zip(sides, chances, strict=True):
+                if not any(row[2] in won for row in side) or chance >= 1 / len(sides):
+                    continue
+                if found is None or chance < found["chance"]:
+                    found = {
+                        "match": match.id,
+                        "ruleset": match.ruleset,
+                        "chance": chance,
+                        "winners": [names[row[2]] for row in side],
+                    }
+        return found
 
-def _rating_changes(
-    night: Night, standings: dict[int, list[MatchStanding]], names: dict[int, str]
-) -> list[dict[str, Any]]:
-    """Per player and game: the rating (μ − 3σ) before the night's first match of the game and after its last."""
-    first: dict[str, tuple[Any, int]] = {}
-    for match in night.matches:
-        rows = standings.get(match.id)
-        if rows and match.ruleset not in first:
-            first[match.ruleset] = (rows[0].finished_at, match.id)
-    start = {
-        ruleset: ratings_before(group_id=night.group_id, ruleset=ruleset, key=key) for ruleset, key in first.items()
-    }
-    after: dict[tuple[int, str], float] = {}
-    for row in RatingHistory.objects.filter(match_id__in=[m.id for m in night.matches]).order_by(
-        "finished_at", "match_id"
-    ):
-        after[(row.player_id, row.ruleset)] = row.ordinal
-    out = []
-    for (player_id, ruleset), ordinal in after.items():
-        known = start.get(ruleset, {})
-        rating = known[player_id] if player_id in known else MODEL.rating()
-        was = rating.ordinal()
-        out.append(
-            {
-                "player": names.get(player_id, f"#{player_id}"),
-                "game": rules.get(ruleset).name,
-                "before": was,
-                "after": ordinal,
-                "change": ordinal - was,
-            }
-        )
-    return sorted(out, key=lambda r: (r["player"], -r["change"], r["game"]))
+    def changes(self, names: dict[int, str]) -> list[dict[str, Any]]:
+        """Per player and game: the rating (μ − 3σ) before the night's first match of the game and after its last;
+        the biggest gain first."""
+        out = []
+        for (player_id, ruleset), ordinal in self.after.items():
+            known = self.start.get(ruleset, {})
+            was = (known[player_id] if player_id in known else MODEL.rating()).ordinal()
+            out.append(
+                {
+                    "player": names.get(player_id, f"#{player_id}"),
+                    "ruleset": ruleset,
+                    "new": player_id not in known,
+                    "before": was,
+                    "after": ordinal,
+                    "change": ordinal - was,
+                }
+            )
+        return sorted(out, key=lambda r: (-r["change"], r["player"], r["ruleset"]))
 
 
 def _pairs_of_round(ruleset: str, rnd: Round) -> list[tuple[tuple[int, ...], bool]]:
@@ -254,16 +290,4 @@ def _partners(
         pairs.values(),
         key=lambda p: (p.share, p.rounds, p.points / p.rounds, [-x for x in p.players]),
     )
-    who = names_join([names[best.players[0]], names[best.players[1]]])
-    return {
-        "names": who,
-        "rounds": best.rounds,
-        "won": best.won,
-        "percent": percent(best.share),
-        "text": ngettext(
-            "%(names)s won %(won)s of their %(rounds)s round together (%(percent)s %%).",
-            "%(names)s won %(won)s of their %(rounds)s rounds together (%(percent)s %%).",
-            best.rounds,
-        )
-        % {"names": who, "won": best.won, "rounds": best.rounds, "percent": percent(best.share)},
-    }
+    return {"names": [names[best.players[0]], names[best.players[1]]], "rounds": best.rounds, "won": best.won}

@@ -1,12 +1,19 @@
-"""A game night as a PNG, drawn with Pillow from the figures of its page (``night_report``).
+"""A game night as a PNG, drawn with Pillow from the texts of its page (``nightreport.night_report``).
 
-DejaVu Sans (Debian's fonts-dejavu-core, covering every Hungarian letter) when it is installed, else Pillow's
-own default font at the same size.
+The font is Source Sans Pro from the pinned ``font-source-sans-pro`` package (it covers every Hungarian letter and
+the signs used here: − → μ σ ·), found through the package itself, so every host draws the same image whatever
+fonts its system has.
+
+The image is bounded like the page: the first ``TOP`` rows of each list, then a line saying how many more the night
+page shows; each text wraps to at most a few lines.  So it always fits within ``MAX_HEIGHT`` and nothing is cut off
+unannounced.
 """
 
 from __future__ import annotations
 
 import io
+from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -14,29 +21,43 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext, ngettext
 from PIL import Image, ImageDraw, ImageFont
 
-from .nightfigures import NightReport
+from .nightreport import NightReport
 
 WIDTH = 1080
 MARGIN = 56
 MAX_HEIGHT = 4000
-FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/dejavu"))
+TOP = {"matches": 10, "lines": 8, "ratings": 8, "players": 12}
+FONT_PACKAGE = "font_source_sans_pro"
+FONT_FILES = {False: "SourceSansPro-Regular.ttf", True: "SourceSansPro-Bold.ttf"}
 BACKGROUND = (22, 27, 34)
 TEXT = (230, 237, 243)
 MUTED = (150, 160, 172)
 ACCENT = (88, 166, 255)
 
-Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+STYLES: dict[str, tuple[int, bool, tuple[int, int, int], int, int]] = {
+    # size, bold, colour, space before, at most this many lines
+    "title": (56, True, TEXT, 0, 1),
+    "head": (34, True, ACCENT, 28, 1),
+    "text": (30, False, TEXT, 6, 3),
+    "row": (30, False, TEXT, 6, 2),
+    "muted": (26, False, MUTED, 4, 3),
+    "line": (26, False, MUTED, 4, 2),
+}
 
 
-def _font(size: int, *, bold: bool = False) -> Font:
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    for folder in FONT_DIRS:
-        if (folder / name).exists():
-            return ImageFont.truetype(str(folder / name), size)
-    return ImageFont.load_default(size)
+def font_path(*, bold: bool = False) -> Path:
+    """The font file the image is drawn with, inside the installed font package."""
+    return Path(str(resources.files(FONT_PACKAGE).joinpath("files", FONT_FILES[bold])))
 
 
-def _wrap(draw: ImageDraw.ImageDraw, text: str, font: Font, width: int) -> list[str]:
+@cache
+def _font(size: int, bold: bool) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(font_path(bold=bold)), size)
+
+
+def _wrap(draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont, width: int, most: int) -> list[str]:
+    """``text`` in lines of at most ``width`` pixels, at most ``most`` of them (the last one ending in "…" when the
+    text goes on)."""
     lines: list[str] = []
     current = ""
     for word in text.split():
@@ -48,59 +69,74 @@ def _wrap(draw: ImageDraw.ImageDraw, text: str, font: Font, width: int) -> list[
             current = trial
     if current:
         lines.append(current)
+    if len(lines) > most:
+        last = lines[most - 1]
+        while last and draw.textlength(last + " …", font=font) > width:
+            last = last[:-1]
+        lines = [*lines[: most - 1], last.rstrip() + " …"]
     return lines or [""]
 
 
-def _blocks(report: NightReport) -> list[tuple[str, str]]:
-    """(style, text) in drawing order: "title", "head" (a section), "text", "muted"."""
+def _more(count: int) -> tuple[str, str]:
+    return (
+        "muted",
+        ngettext("… and %(count)s more on the night's page", "… and %(count)s more on the night's page", count)
+        % {"count": count},
+    )
+
+
+def night_blocks(report: NightReport) -> list[tuple[str, str]]:
+    """(style, text) in drawing order: what the image shows, every figure as the page words it."""
     night = report.night
     when = timezone.localtime(night.started_at)
+    players = report.players
+    shown = ", ".join(players[: TOP["players"]])
+    if len(players) > TOP["players"]:
+        shown += " " + ngettext("and %(count)s more", "and %(count)s more", len(players) - TOP["players"]) % {
+            "count": len(players) - TOP["players"]
+        }
     out = [
         ("title", gettext("Game night")),
-        ("muted", f"{formats.date_format(when, 'DATE_FORMAT')} · {', '.join(report.players)}"),
+        ("muted", f"{formats.date_format(when, 'DATE_FORMAT')} · {shown}"),
         ("head", gettext("Matches")),
     ]
-    for match in report.matches:
-        winners = ", ".join(match["winners"]) or "—"
+    for match in report.matches[: TOP["matches"]]:
+        winners = ", ".join(match["winners"]) or "—"  # as the page lists them
         won = ngettext("%(game)s: won by %(winners)s", "%(game)s: won by %(winners)s", max(1, len(match["winners"])))
-        out.append(("text", won % {"game": match["game"], "winners": winners}))
+        out.append(("row", won % {"game": match["game"], "winners": winners}))
+    if len(report.matches) > TOP["matches"]:
+        out.append(_more(len(report.matches) - TOP["matches"]))
     if report.upset:
         out += [("head", gettext("Upset of the night")), ("text", report.upset["text"])]
     if report.biggest:
+        lines = report.biggest["lines"]
         out += [("head", gettext("Biggest round")), ("text", report.biggest["text"])]
-        out += [("muted", line["label"]) for line in report.biggest["lines"][:6]]
+        out += [("line", line["label"]) for line in lines[: TOP["lines"]]]
+        if len(lines) > TOP["lines"]:
+            out.append(_more(len(lines) - TOP["lines"]))
     if report.partners:
         out += [("head", gettext("Partnered best")), ("text", report.partners["text"])]
     if report.ratings:
         out.append(("head", gettext("Rating changes")))
-        for row in report.ratings[:8]:
-            change = formats.number_format(abs(row["change"]), 1, use_l10n=True)
-            out.append(("text", f"{row['player']} ({row['game']}): {'+' if row['change'] >= 0 else '−'}{change}"))
+        for row in report.ratings[: TOP["ratings"]]:
+            out.append(("row", f"{row['player']} ({row['game']}): {row['change_text']}"))
+        if len(report.ratings) > TOP["ratings"]:
+            out.append(_more(len(report.ratings) - TOP["ratings"]))
     return out
 
 
-STYLES: dict[str, tuple[int, bool, tuple[int, int, int], int]] = {
-    # size, bold, colour, space before
-    "title": (56, True, TEXT, 0),
-    "head": (34, True, ACCENT, 28),
-    "text": (30, False, TEXT, 6),
-    "muted": (26, False, MUTED, 4),
-}
-
-
 def night_png(report: NightReport) -> bytes:
-    blocks = _blocks(report)
-    fonts = {style: _font(size, bold=bold) for style, (size, bold, _c, _s) in STYLES.items()}
     probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     laid: list[tuple[int, Any, tuple[int, int, int], str]] = []
     y = MARGIN
-    for style, text in blocks:
-        size, _bold, colour, before = STYLES[style]
+    for style, text in night_blocks(report):
+        size, bold, colour, before, most = STYLES[style]
+        font = _font(size, bold)
         y += before
-        for line in _wrap(probe, text, fonts[style], WIDTH - 2 * MARGIN):
-            laid.append((y, fonts[style], colour, line))
+        for line in _wrap(probe, text, font, WIDTH - 2 * MARGIN, most):
+            laid.append((y, font, colour, line))
             y += int(size * 1.3)
-    height = min(MAX_HEIGHT, y + MARGIN)
+    height = min(MAX_HEIGHT, y + MARGIN)  # the bounds above keep y well inside; the cap is a last guard
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     for top, font, colour, line in laid:

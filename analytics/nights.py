@@ -5,6 +5,11 @@ the latest start or finish of the night so far; a longer gap begins a new night.
 match by match (``NightBreak``): a ``split`` makes a match begin a night, a ``merge`` keeps it in the previous
 match's night.  :func:`nights_group` is pure; the selectors below read the group's matches and overrides.
 The figures shown for a night are in ``analytics.nightfigures``.
+
+A night is an evening, bounded whatever the history: it holds at most ``MAX_MATCHES`` matches (a match every
+24 minutes round the clock) and spans at most ``MAX_SPAN`` from its first match's start; a longer chain of
+matches (1 000 imported a minute apart, say) is split there, and no merge can undo that.  So every night's page
+and image does work bounded by one day's play.
 """
 
 from __future__ import annotations
@@ -18,6 +23,9 @@ from django.conf import settings
 from scoring.models import Group, Match
 
 from .models import NightBreak
+
+MAX_MATCHES = 60
+MAX_SPAN = dt.timedelta(hours=24)
 
 
 @dataclass(frozen=True)
@@ -33,6 +41,7 @@ class Night:
     group_id: int
     matches: tuple[NightMatch, ...]
     first_night: bool  # no night before it (a merge is not offered)
+    can_merge: bool = False  # there is a night before it with room for this night's first match
 
     @property
     def key(self) -> int:
@@ -64,7 +73,13 @@ def _split(
     starts: list[NightMatch] = []
     latest: dt.datetime | None = None
     for match in matches:
-        begins = latest is None or (match.started_at - latest > gap and match.id not in merges) or match.id in splits
+        begins = (
+            latest is None
+            or (match.started_at - latest > gap and match.id not in merges)
+            or match.id in splits
+            or len(nights[-1]) >= MAX_MATCHES
+            or match.started_at - nights[-1][0].started_at > MAX_SPAN
+        )
         if begins:
             nights.append([])
             starts.append(match)
@@ -78,7 +93,8 @@ def _split(
 def nights_group(
     matches: Sequence[NightMatch], *, gap: dt.timedelta, splits: Collection[int] = (), merges: Collection[int] = ()
 ) -> list[list[NightMatch]]:
-    """Matches (any order) grouped into nights, oldest first; a ``merge`` at the group's first match is ignored."""
+    """Matches (any order) grouped into nights, oldest first; a ``merge`` at the group's first match is ignored, and so
+    is one the bounds of a night (``MAX_MATCHES``, ``MAX_SPAN``) do not allow."""
     ordered = sorted(matches, key=lambda m: (m.started_at, m.id))
     return _split(ordered, gap=gap, splits=splits, merges=merges)[0]
 
@@ -105,8 +121,21 @@ def night_list(*, group: Group) -> list[Night]:
     splits = {m for m, kind in breaks.items() if kind == NightBreak.Kind.SPLIT}
     merges = {m for m, kind in breaks.items() if kind == NightBreak.Kind.MERGE}
     grouped = nights_group(night_matches(group_id=group.pk), gap=night_gap(), splits=splits, merges=merges)
-    nights = [Night(group_id=group.pk, matches=tuple(ms), first_night=i == 0) for i, ms in enumerate(grouped)]
+    nights = [
+        Night(
+            group_id=group.pk,
+            matches=tuple(ms),
+            first_night=i == 0,
+            can_merge=i > 0 and _fits(grouped[i - 1], ms[0]),
+        )
+        for i, ms in enumerate(grouped)
+    ]
     return nights[::-1]
+
+
+def _fits(night: Sequence[NightMatch], match: NightMatch) -> bool:
+    """Whether ``match`` could join ``night`` within a night's bounds."""
+    return len(night) < MAX_MATCHES and match.started_at - night[0].started_at <= MAX_SPAN
 
 
 def night_of_match(*, group: Group, match_id: int) -> Night | None:

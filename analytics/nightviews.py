@@ -1,18 +1,26 @@
-"""Game night pages: a group's nights, one night's figures, its PNG, and the split/merge corrections."""
+"""Game night pages: a group's nights, one night's figures, its PNG, and the split/merge corrections.
+
+A night's figures and image are computed once per version of the night and served from storage afterwards
+(``services.nights``); the page and the image word the same stored figures (``nightreport``).
+"""
 
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from scoring.numbers import parse_whole
+
 from . import selectors
-from .nightfigures import night_report
-from .nightimage import night_png
+from .nightreport import night_report
 from .nights import Night, match_for_user, night_list, night_of_match
-from .services.nights import night_merge, night_split
+from .services.nights import night_figures_get, night_image_get, night_merge, night_split
+
+NIGHTS_PER_PAGE = 30
 
 
 def _night(request: HttpRequest, match_id: int) -> Night:
@@ -28,7 +36,9 @@ def night_index(request: HttpRequest, group_id: int) -> HttpResponse:
     group = selectors.group_visible(user=request.user, group_id=group_id)
     if group is None:
         raise Http404
-    return render(request, "analytics/nights.html", {"group": group, "nights": night_list(group=group)})
+    pages = Paginator(night_list(group=group), NIGHTS_PER_PAGE)
+    page = pages.get_page(parse_whole(request.GET.get("page"), max_digits=6) or 1)
+    return render(request, "analytics/nights.html", {"group": group, "nights": page.object_list, "page": page})
 
 
 @login_required
@@ -36,7 +46,7 @@ def night_page(request: HttpRequest, match_id: int) -> HttpResponse:
     night = _night(request, match_id)
     if match_id != night.key:  # one address per night, the one members share
         return redirect("analytics:night", match_id=night.key)
-    report = night_report(night=night)
+    report = night_report(night=night, figures=night_figures_get(night=night))
     group = selectors.group_visible(user=request.user, group_id=night.group_id)
     return render(
         request,
@@ -54,7 +64,7 @@ def night_page(request: HttpRequest, match_id: int) -> HttpResponse:
 @login_required
 def night_image(request: HttpRequest, match_id: int) -> HttpResponse:
     night = _night(request, match_id)
-    response = HttpResponse(night_png(night_report(night=night)), content_type="image/png")
+    response = HttpResponse(night_image_get(night=night), content_type="image/png")
     response["Content-Disposition"] = f'inline; filename="night-{night.key}.png"'
     response["Cache-Control"] = "private, max-age=60"
     return response

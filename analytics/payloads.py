@@ -28,7 +28,6 @@ from .stats import (
 
 HEATMAP_PLAYERS = 20  # head-to-head heat maps show the most active players only
 RATING_LINES = 8  # rating-over-time figures on the game page show the best-rated players
-LEADERS = 10
 
 
 @dataclass
@@ -282,9 +281,8 @@ def build(
         "activity": [
             {"ruleset": r["ruleset"], "month": r["month"], "matches": int(r["matches"])} for r in rows.activity
         ],
-        "ratings": {
-            g: [_rating_entry(r) for r in rows.ratings_current if r["ruleset"] == g][:LEADERS] for g in data_rulesets
-        },
+        # every rated player (the page shows the first few and links to the game's page for the rest)
+        "ratings": {g: [_rating_entry(r) for r in rows.ratings_current if r["ruleset"] == g] for g in data_rulesets},
     }
     return {"group": group, "games": game_payloads, "players": player_payloads}
 

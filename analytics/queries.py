@@ -232,13 +232,21 @@ def live_players(group_id: int) -> list[dict[str, Any]]:
 
 def ratings_current(group_id: int, flt: StatsFilter, *, ruleset: str | None = None) -> list[dict[str, Any]]:
     """Per game (or for ``ruleset`` only) and player: the rating after the last rated match up to the end of
-    the period."""
-    params: list[Any] = [group_id]
+    the period, for the players rated in the period (``rated``: how many matches of the period rated them).
+
+    A player-count filter's ratings are not these (they are earned at that table size only):
+    ``ratings.ratings_of_filter``."""
+    params: list[Any] = []
+    counted = "1"
+    bounds = flt.bounds()
+    if bounds is not None:
+        counted = "CASE WHEN h.finished_at >= %s THEN 1 ELSE 0 END"
+        params.append(dt(bounds[0]))
+    params.append(group_id)
     cond = "h.group_id = %s"
     if ruleset is not None:
         cond += " AND h.ruleset = %s"
         params.append(ruleset)
-    bounds = flt.bounds()
     if bounds is not None:
         cond += " AND h.finished_at < %s"
         params.append(dt(bounds[1]))
@@ -248,9 +256,9 @@ def ratings_current(group_id: int, flt: StatsFilter, *, ruleset: str | None = No
             SELECT h.ruleset, h.player_id, h.mu, h.sigma, h.ordinal,
                    ROW_NUMBER() OVER (PARTITION BY h.ruleset, h.player_id
                                       ORDER BY h.finished_at DESC, h.match_id DESC) AS rk,
-                   COUNT(*) OVER (PARTITION BY h.ruleset, h.player_id) AS rated
+                   SUM({counted}) OVER (PARTITION BY h.ruleset, h.player_id) AS rated
             FROM {RH} h WHERE {cond}
-        ) x WHERE x.rk = 1
+        ) x WHERE x.rk = 1 AND x.rated > 0
         ORDER BY x.ruleset, x.ordinal DESC, x.player_id
         """,
         params,

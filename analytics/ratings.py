@@ -22,6 +22,7 @@ from .bulk import BulkWriter
 from .models import MatchStanding, RatingHistory
 from .sql import aware, rows, stream
 from .sql import dt as dt_param
+from .stats import StatsFilter
 
 ST = MatchStanding._meta.db_table
 RH = RatingHistory._meta.db_table
@@ -144,3 +145,73 @@ def ratings_replay(*, group_id: int, ruleset: str, since: MatchKey | None = None
                 writer.flush()
         writer.flush()
     return rated
+
+
+def ratings_of_filter(
+    *, group_id: int, ruleset: str, flt: StatsFilter, points_max: int
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """One game's ratings worked out from the matches a player-count filter keeps (``flt.players`` players; up to
+    the end of ``flt``'s year, if any), replayed here the way :func:`ratings_replay` rates the whole history.
+
+    Answers the rows ``queries.ratings_current`` and ``queries.ratings_history`` answer for the unfiltered history:
+    the current rating of every player rated in the filter's period (``rated``: how many of its matches), best
+    first; and each player's rating after every match of the period (the last of each month when there are more
+    than ``points_max``).  So "Players = 3" shows ratings earned at 3-player tables only.
+    """
+    bounds = flt.bounds()
+    cond, params = "s.group_id = %s AND s.ruleset = %s AND s.players = %s", [group_id, ruleset, flt.players]
+    if bounds is not None:
+        cond += " AND s.finished_at < %s"
+        params.append(dt_param(bounds[1]))
+    sql = f"""
+        SELECT s.match_id, s.finished_at, s.player_id, s.rank, s.team FROM {ST} s
+        WHERE {cond} ORDER BY s.finished_at, s.match_id, s.seat
+    """
+    start = aware(bounds[0]) if bounds is not None else None
+    current: dict[int, Any] = {}
+    history: dict[int, list[dict[str, Any]]] = {}
+    match: list[tuple[Any, ...]] = []
+
+    def rate(match: list[tuple[Any, ...]]) -> None:
+        sides = _sides(match)
+        if len(sides) < 2:
+            return
+        teams = [[current[row[2]] if row[2] in current else MODEL.rating() for row in side] for side in sides]
+        new = MODEL.rate(teams, ranks=[float(min(row[3] for row in side)) for side in sides])
+        for side, ratings in zip(sides, new, strict=True):
+            for (match_id, finished_at, player_id, _rank, _team), rating in zip(side, ratings, strict=True):
+                current[player_id] = rating
+                when = aware(finished_at)
+                if start is None or when >= start:
+                    history.setdefault(player_id, []).append(
+                        {
+                            "ruleset": ruleset,
+                            "player_id": player_id,
+                            "match_id": match_id,
+                            "finished_at": when,
+                            "mu": rating.mu,
+                            "sigma": rating.sigma,
+                            "ordinal": rating.ordinal(),
+                        }
+                    )
+
+    for row in stream(sql, params):
+        if match and row[0] != match[0][0]:
+            rate(match)
+            match = []
+        match.append(row)
+    if match:
+        rate(match)
+    now = [{**points[-1], "rated": len(points)} for points in history.values()]
+    now.sort(key=lambda r: (-r["ordinal"], r["player_id"]))
+    drawn: list[dict[str, Any]] = []
+    for player_id in sorted(history):
+        points = history[player_id]
+        if len(points) > points_max:  # the last rating of each month, as the SQL history does
+            last: dict[str, dict[str, Any]] = {}
+            for point in points:
+                last[point["finished_at"].astimezone(dt.UTC).strftime("%Y-%m")] = point
+            points = list(last.values())
+        drawn += points
+    current_rows = [{k: r[k] for k in ("ruleset", "player_id", "mu", "sigma", "ordinal", "rated")} for r in now]
+    return current_rows, drawn

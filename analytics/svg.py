@@ -44,12 +44,13 @@ def _time(value: Any) -> float | None:
     return (when if when.tzinfo else when.replace(tzinfo=dt.UTC)).timestamp()
 
 
-def _label(value: float, *, percent: bool) -> str:
+def _label(value: float, *, percent: bool, mark: str = ".") -> str:
+    """A value axis's tick label, with the figure's decimal mark (its layout's ``separators``, as Plotly)."""
     if percent:
         return f"{round(value * 100)}%"
     if abs(value - round(value)) < 1e-9:
-        return str(round(value))
-    return f"{value:.3g}"
+        return str(round(value)).replace("-", "\u2212")
+    return f"{value:.3g}".replace(".", mark).replace("-", "\u2212")
 
 
 def nice_ticks(lo: float, hi: float, count: int = 4) -> list[float]:
@@ -104,6 +105,7 @@ class Axis:
     reverse: bool = False
     percent: bool = False
     categories: list[str] = field(default_factory=list)
+    mark: str = "."  # the decimal mark of the tick labels
 
     def place(self, value: float) -> float:
         span = (self.hi - self.lo) or 1.0
@@ -133,7 +135,7 @@ class Axis:
                 (self.place(at), dt.datetime.fromtimestamp(at, dt.UTC).strftime(shape))
                 for at in (self.lo + (self.hi - self.lo) * i / max(steps, 1) for i in range(steps + 1))
             ]
-        return [(self.place(v), _label(v, percent=self.percent)) for v in nice_ticks(self.lo, self.hi)]
+        return [(self.place(v), _label(v, percent=self.percent, mark=self.mark)) for v in nice_ticks(self.lo, self.hi)]
 
 
 def _categories(traces: Sequence[Mapping[str, Any]], key: str) -> list[str]:
@@ -200,10 +202,11 @@ def figure_svg(figure: Mapping[str, Any], title: str) -> str:
     box = Box(float(margin["l"]), WIDTH - float(margin["r"]), float(margin["t"]), height - float(margin["b"]))
     bars = [t for t in traces if t.get("type") == "bar"]
     horizontal = bool(bars) and all(t.get("orientation") == "h" for t in bars)
+    mark = str(layout.get("separators") or ".")[:1]
     if bars:
-        parts, cat_axis, val_axis = _bar_chart(bars, layout, box, horizontal=horizontal)
+        parts, cat_axis, val_axis = _bar_chart(bars, layout, box, horizontal=horizontal, mark=mark)
     else:
-        parts, cat_axis, val_axis = _scatter_chart(traces, layout, box)
+        parts, cat_axis, val_axis = _scatter_chart(traces, layout, box, mark=mark)
     labels, depth = _labels(layout, box, cat_axis, val_axis, horizontal=horizontal)
     legend_top = max(height, box.bottom + depth + 10)
     legend, legend_height = _legend_svg(_legend(traces, layout), legend_top)
@@ -215,7 +218,7 @@ def figure_svg(figure: Mapping[str, Any], title: str) -> str:
 
 
 def _bar_chart(
-    bars: Sequence[Mapping[str, Any]], layout: Mapping[str, Any], box: Box, *, horizontal: bool
+    bars: Sequence[Mapping[str, Any]], layout: Mapping[str, Any], box: Box, *, horizontal: bool, mark: str = "."
 ) -> tuple[list[str], Axis, Axis]:
     """Grid and bars; the category axis is x (y when the bars are horizontal)."""
     xspec, yspec = layout.get("xaxis") or {}, layout.get("yaxis") or {}
@@ -235,10 +238,10 @@ def _bar_chart(
     percent = val_spec.get("tickformat") == ".0%"
     if horizontal:  # Plotly puts a category axis's first category at the bottom unless it is reversed
         cat = Axis(box.top, box.bottom, "category", 0, len(categories), cat_spec.get("autorange") != "reversed")
-        val = Axis(box.left, box.right, lo=lo, hi=hi, percent=percent)
+        val = Axis(box.left, box.right, lo=lo, hi=hi, percent=percent, mark=mark)
     else:
         cat = Axis(box.left, box.right, "category", 0, len(categories))
-        val = Axis(box.bottom, box.top, lo=lo, hi=hi, percent=percent)
+        val = Axis(box.bottom, box.top, lo=lo, hi=hi, percent=percent, mark=mark)
     cat.categories = categories
     across = (box.top, box.bottom) if horizontal else (box.left, box.right)
     parts = _grid(val, val_spec, horizontal=horizontal, across=across)
@@ -247,7 +250,7 @@ def _bar_chart(
 
 
 def _scatter_chart(
-    traces: Sequence[Mapping[str, Any]], layout: Mapping[str, Any], box: Box
+    traces: Sequence[Mapping[str, Any]], layout: Mapping[str, Any], box: Box, *, mark: str = "."
 ) -> tuple[list[str], Axis, Axis]:
     """Grid and lines; x is a number, a date or a category, whichever every x value is."""
     yspec = layout.get("yaxis") or {}
@@ -255,7 +258,7 @@ def _scatter_chart(
     numbers = [v for v in (_number(x) for x in xs) if v is not None]
     times = [v for v in (_time(x) for x in xs) if v is not None]
     if xs and len(numbers) == len(xs):
-        x_axis = Axis(box.left, box.right, lo=min(numbers), hi=max(numbers))
+        x_axis = Axis(box.left, box.right, lo=min(numbers), hi=max(numbers), mark=mark)
     elif xs and len(times) == len(xs):
         x_axis = Axis(box.left, box.right, "time", min(times), max(times))
     else:
@@ -264,7 +267,7 @@ def _scatter_chart(
         x_axis.hi = len(x_axis.categories)
     ys = [v for t in traces for v in (_number(y) for y in t.get("y") or []) if v is not None]
     lo, hi = _value_range(yspec, ys, bars=False)
-    y_axis = Axis(box.bottom, box.top, lo=lo, hi=hi, reverse=yspec.get("autorange") == "reversed")
+    y_axis = Axis(box.bottom, box.top, lo=lo, hi=hi, reverse=yspec.get("autorange") == "reversed", mark=mark)
     y_axis.percent = yspec.get("tickformat") == ".0%"
     parts = _grid(y_axis, yspec, horizontal=False, across=(box.left, box.right)) + _lines(traces, x_axis, y_axis)
     return parts, x_axis, y_axis

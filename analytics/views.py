@@ -8,10 +8,12 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext_lazy
+from django.utils.translation import get_language, gettext, gettext_lazy
 
 from scoring import rules
+from scoring.numbers import decimal_mark
 
 from . import charts, selectors, services, svg
 from .models import Snapshot
@@ -44,21 +46,43 @@ def _filter(request: HttpRequest) -> StatsFilter:
         return StatsFilter()
 
 
+def _note(chart: charts.Chart) -> str:
+    """What a figure that shows part of a list says about the rest."""
+    params = chart.params
+    if not params.get("total"):
+        return ""
+    if params.get("order") == "rated":
+        text = gettext("Showing %(shown)s of %(total)s: the best rated.")
+    else:
+        text = gettext("Showing %(shown)s of %(total)s: the most played.")
+    return text % {"shown": params["shown"], "total": params["total"]}
+
+
 def _page(
-    request: HttpRequest, template: str, snapshot: Snapshot, figures: list[charts.Chart], **context: Any
+    request: HttpRequest,
+    template: str,
+    snapshot: Snapshot,
+    figures: list[charts.Chart],
+    *,
+    whole_list: str = "",
+    **context: Any,
 ) -> HttpResponse:
     payload = snapshot.payload or {}
+    mark = decimal_mark(get_language())
     rendered = []
     for i, chart in enumerate(figures):
         title = str(TITLES.get(chart.key, chart.key))
         label = f"{title} — {chart.label}" if chart.label else title
+        figure = charts.localized(chart.figure, mark)
         rendered.append(
             {
                 "id": f"chart-{i}",
                 "title": title,
                 "label": chart.label,
-                "figure": chart.figure,
-                "svg": mark_safe(svg.figure_svg(chart.figure, label)),  # every text in it is escaped
+                "figure": figure,
+                "svg": mark_safe(svg.figure_svg(figure, label)),  # every text in it is escaped
+                "note": _note(chart),
+                "whole_list": whole_list if chart.params.get("total") else "",
             }
         )
     return render(
@@ -84,6 +108,29 @@ def _rows(entries: list[dict[str, Any]], names: dict[int, str], key: str = "play
     return [{**e, "name": names.get(e[key], f"#{e[key]}")} for e in entries]
 
 
+# How many rows a dashboard's tables show before "show everyone" (the whole list, on request).
+PLAYERS_SHOWN = 20
+GROUP_RATINGS_SHOWN = 5
+GAME_RATINGS_SHOWN = 10
+
+
+def _all_url(request: HttpRequest, name: str, path: str | None = None) -> str:
+    """The page (``path``, or this one) with the same filters, showing the whole list ``name`` at its heading."""
+    query = request.GET.copy()
+    query["all"] = name
+    return f"{path or request.path}?{query.urlencode()}#{name}"
+
+
+def _cut(
+    request: HttpRequest, entries: list[dict[str, Any]], name: str, shown: int
+) -> tuple[list[dict[str, Any]], int]:
+    """The first ``shown`` entries and how many more there are; every entry when the reader asked for the whole
+    list (``?all=<name>``). A list cut for space says so on the page and links to the whole list."""
+    if request.GET.get("all") == name:
+        return entries, 0
+    return entries[:shown], max(0, len(entries) - shown)
+
+
 @login_required
 def group_dashboard(request: HttpRequest, group_id: int) -> HttpResponse:
     group = selectors.group_visible(user=request.user, group_id=group_id)
@@ -92,18 +139,35 @@ def group_dashboard(request: HttpRequest, group_id: int) -> HttpResponse:
     snapshot = services.snapshot_request(scope="group", group_id=group.pk, flt=_filter(request))
     names, games = selectors.player_names(group_id=group.pk), selectors.game_names()
     payload = snapshot.payload or {}
+    leaders, more = _cut(request, payload.get("players", []), "players", PLAYERS_SHOWN)
+    ratings = []
+    for g, rows in sorted(payload.get("ratings", {}).items()):
+        shown, left = _cut(request, rows, f"ratings-{g}", GROUP_RATINGS_SHOWN)
+        game_path = reverse("analytics:game", args=[group.pk, g])
+        query = request.GET.copy()
+        query["all"] = "ratings"
+        query.pop("page", None)
+        ratings.append(
+            {
+                "ruleset": g,
+                "name": games.get(g, g),
+                "rows": _rows(shown, names),
+                "more": left,
+                "all_url": f"{game_path}?{query.urlencode()}#ratings",
+            }
+        )
     return _page(
         request,
         "analytics/group.html",
         snapshot,
         charts.group_charts(payload, names, games),
+        whole_list=_all_url(request, "players"),
         group=group,
-        leaders=_rows(payload.get("players", [])[:20], names),
+        leaders=_rows(leaders, names),
+        leaders_more=more,
+        leaders_all_url=_all_url(request, "players"),
         game_rows=[{**g, "name": games.get(g["ruleset"], g["ruleset"])} for g in payload.get("games", [])],
-        ratings=[
-            {"ruleset": g, "name": games.get(g, g), "rows": _rows(rows[:5], names)}
-            for g, rows in sorted(payload.get("ratings", {}).items())
-        ],
+        ratings=ratings,
     )
 
 
@@ -115,16 +179,23 @@ def game_dashboard(request: HttpRequest, group_id: int, ruleset: str) -> HttpRes
     snapshot = services.snapshot_request(scope="game", group_id=group.pk, ruleset=ruleset, flt=_filter(request))
     names, games = selectors.player_names(group_id=group.pk), selectors.game_names()
     payload = snapshot.payload or {}
+    leaders, more = _cut(request, payload.get("players", []), "players", PLAYERS_SHOWN)
+    ratings, ratings_more = _cut(request, payload.get("ratings", []), "ratings", GAME_RATINGS_SHOWN)
     return _page(
         request,
         "analytics/game.html",
         snapshot,
         charts.game_charts(payload, names, games),
+        whole_list=_all_url(request, "players"),
         group=group,
         game=games.get(ruleset, ruleset),
         ruleset=ruleset,
-        leaders=_rows(payload.get("players", [])[:20], names),
-        ratings=_rows(payload.get("ratings", [])[:10], names),
+        leaders=_rows(leaders, names),
+        leaders_more=more,
+        leaders_all_url=_all_url(request, "players"),
+        ratings=_rows(ratings, names),
+        ratings_more=ratings_more,
+        ratings_all_url=_all_url(request, "ratings"),
         specific=payload.get("specific", {}),
     )
 

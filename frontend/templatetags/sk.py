@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import json
 import re
+from decimal import Decimal
 from typing import Any
 
 from django import template
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
 from frontend import labels
 from frontend.rulebook import anchor_game, anchor_title
+from scoring.numbers import decimal_mark, decimal_text
 from scoring.rules.wording import with_article
 
 register = template.Library()
@@ -134,10 +136,19 @@ def signed(value: Any) -> str:
 
 
 @register.filter
-def num(value: Any) -> str:
-    """A number as the score columns print it: one minus sign (U+2212), no plus; "–" for nothing."""
+def num(value: Any, places: Any = None) -> str:
+    """A number as the score columns print it: one minus sign (U+2212), no plus; "–" for nothing. A decimal is
+    rounded once (``scoring.numbers.decimal_text``) to ``places`` decimals, or to at most two without trailing
+    zeros, and written with the reader's decimal mark ("50,17" in Hungarian)."""
     if value is None or value == "":
         return "–"
+    if isinstance(value, int | float | Decimal) and not isinstance(value, bool):
+        mark = decimal_mark(get_language())
+        if isinstance(value, int):
+            return decimal_text(value, 0)
+        if places is None or places == "":
+            return decimal_text(value, 2, mark=mark, trim=True)
+        return decimal_text(value, int(places), mark=mark)
     text = str(value)
     return "−" + text[1:] if re.fullmatch(r"-\d[\d.,]*", text) else text
 

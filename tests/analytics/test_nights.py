@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from django.test import Client
@@ -16,6 +17,7 @@ from django.urls import reverse
 from openskill.models import PlackettLuce
 from PIL import Image
 
+from analytics import nights as nights_module
 from analytics.models import NightBreak
 from analytics.nights import NightMatch, nights_group
 from scoring import rules
@@ -120,8 +122,13 @@ def test_matches_begin_a_new_night_after_the_gap_setting(table: Table, evening: 
     assert [len(n.matches) for n in nights] == [1, 4, 4]  # newest first
 
     settings.NIGHT_GAP_HOURS = 30  # day 1 ends 20:50, day 2 starts 19:00; day 2 ends 22:30, day 3 starts 19:00
-    nights = client.get(reverse("analytics:nights", args=[table.group.pk])).context["nights"]
+    with patch.object(nights_module, "MAX_SPAN", dt.timedelta(days=3)):  # the gap alone decides here
+        nights = client.get(reverse("analytics:nights", args=[table.group.pk])).context["nights"]
     assert [len(n.matches) for n in nights] == [9]
+    # a night spans at most a day from its first match's start: day 2's 19:00 match is 24 h after day 1's first,
+    # the 19:45 one more than that
+    nights = client.get(reverse("analytics:nights", args=[table.group.pk])).context["nights"]
+    assert [len(n.matches) for n in nights] == [4, 5]
 
 
 def test_the_gap_is_measured_from_the_latest_start_or_finish_of_the_night() -> None:
