@@ -8,6 +8,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from scoring.throttles import heavy_throttle
+
 from . import selectors
 from .nightfigures import night_report
 from .nightimage import night_png
@@ -32,6 +34,7 @@ def night_index(request: HttpRequest, group_id: int) -> HttpResponse:
 
 
 @login_required
+@heavy_throttle
 def night_page(request: HttpRequest, match_id: int) -> HttpResponse:
     night = _night(request, match_id)
     if match_id != night.key:  # one address per night, the one members share
@@ -52,6 +55,7 @@ def night_page(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 @login_required
+@heavy_throttle
 def night_image(request: HttpRequest, match_id: int) -> HttpResponse:
     night = _night(request, match_id)
     response = HttpResponse(night_png(night_report(night=night)), content_type="image/png")

@@ -12,6 +12,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy
 
 from scoring import rules
+from scoring.throttles import heavy_throttle
 
 from . import charts, selectors, services, svg
 from .models import Snapshot
@@ -85,6 +86,7 @@ def _rows(entries: list[dict[str, Any]], names: dict[int, str], key: str = "play
 
 
 @login_required
+@heavy_throttle
 def group_dashboard(request: HttpRequest, group_id: int) -> HttpResponse:
     group = selectors.group_visible(user=request.user, group_id=group_id)
     if group is None:
@@ -108,6 +110,7 @@ def group_dashboard(request: HttpRequest, group_id: int) -> HttpResponse:
 
 
 @login_required
+@heavy_throttle
 def game_dashboard(request: HttpRequest, group_id: int, ruleset: str) -> HttpResponse:
     group = selectors.group_visible(user=request.user, group_id=group_id)
     if group is None or ruleset not in rules.KEYS:
@@ -130,6 +133,7 @@ def game_dashboard(request: HttpRequest, group_id: int, ruleset: str) -> HttpRes
 
 
 @login_required
+@heavy_throttle
 def player_dashboard(request: HttpRequest, player_id: int) -> HttpResponse:
     player = selectors.player_visible(user=request.user, player_id=player_id)
     if player is None:
