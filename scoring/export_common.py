@@ -36,7 +36,8 @@ def cell(value: Any) -> Any:
 def match_batches(group: Group, *, history: bool = False) -> Iterator[list[Match]]:
     """The group's matches in the order they were played (created, then id), ``BATCH`` at a time, with their
     seats (and players) and rounds; with ``history`` also their events and house rules.  Read by keyset, so
-    that every batch costs the same whatever its place in the list."""
+    that every batch costs the same whatever its place in the list.  A caller that wants one batch in memory at
+    a time drops its reference to a batch before asking for the next (``del`` at the end of its loop body)."""
     rounds = Round.objects.select_related("entered_by").order_by("number", "id")
     lookups: list[Any] = [
         Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("number")),
@@ -57,6 +58,12 @@ def match_batches(group: Group, *, history: bool = False) -> Iterator[list[Match
             return
         yield batch
         after = (batch[-1].created_at, batch[-1].pk)
+        # A prefetched round, seat or event points back at its match, which holds it: a cycle that only the
+        # garbage collector frees, batches later.  Emptying the prefetch caches frees a batch as soon as the
+        # caller lets go of it, before the next one is read: one batch in memory at a time.
+        for match in batch:
+            match._prefetched_objects_cache = {}
+        del batch
 
 
 class snapshot:

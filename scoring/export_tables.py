@@ -108,10 +108,14 @@ def _rows(group: Group, table: str) -> Iterator[list[list[Any]]]:
         yield from _players_rows(group)
     elif table == "matches":
         for batch in match_batches(group):
-            yield [_match_row(m) for m in batch]
+            rows = [_match_row(m) for m in batch]
+            del batch  # one batch in memory at a time (export_common.match_batches)
+            yield rows
     else:
         for batch in match_batches(group):
-            yield [row for m in batch for row in _round_rows(m)]
+            rows = [row for m in batch for row in _round_rows(m)]
+            del batch
+            yield rows
 
 
 def _text(rows: Iterable[list[Any]]) -> str:
@@ -136,7 +140,9 @@ def _stream(group: Group, table: str) -> Iterator[bytes]:
     with snapshot():
         yield _text([_HEADS[table]]).encode()
         for rows in _rows(group, table):
-            yield _text(rows).encode()
+            text = _text(rows)
+            del rows
+            yield text.encode()
 
 
 def group_export_csv(*, group: Group, table: str) -> str:

@@ -141,7 +141,10 @@ def _match_doc(m: Match, bgstats: dict[int, str]) -> dict[str, Any]:
 def _match_docs(group: Group) -> Iterator[list[dict[str, Any]]]:
     for batch in match_batches(group, history=True):
         links = dict(BgStatsPlay.objects.filter(match__in=batch).values_list("match_id", "uuid"))
-        yield [_match_doc(m, links) for m in batch]
+        docs = [_match_doc(m, links) for m in batch]
+        del batch
+        yield docs
+        del docs
 
 
 def group_export(*, group: Group) -> dict[str, Any]:
@@ -172,7 +175,9 @@ def group_export_stream(*, group: Group) -> Iterator[bytes]:
         first = True
         for docs in _match_docs(group):
             text = ",".join(_dumps(d) for d in docs)
+            del docs
             yield (text if first else "," + text).encode()
+            del text
             first = False
         tail = "]"
         for key, section in SECTIONS.items():

@@ -114,7 +114,10 @@ def _stream(
         yield (BOM + _text([head], delimiter)).encode()
         for batch in match_batches(group):
             rows = [row for m in batch for row in _match_rows(m, name_of(m.ruleset), describe(m), decimal)]
-            yield _text(rows, delimiter).encode()
+            del batch  # one batch in memory at a time (export_common.match_batches)
+            text = _text(rows, delimiter)
+            del rows
+            yield text.encode()
 
 
 def group_export_scores_csv(
