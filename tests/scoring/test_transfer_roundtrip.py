@@ -445,3 +445,34 @@ def test_a_document_with_broken_identifiers_or_history_is_refused_whole(table, n
     assert any(key.startswith(field) for key in caught.value.problems), caught.value.problems
     assert not Match.objects.filter(group=copy).exists()
     assert not Player.objects.filter(group=copy).exists()
+
+
+def test_house_rules_imported_beside_the_groups_own_keep_both(table):
+    """A group that already has house rules of the same name for the game (and a default) gets the file's as
+    "Name (2)", not the default, and the file's matches name that one."""
+    theirs = services.preset_create(
+        group=table.group, ruleset="njet", name="Ours", options={"recording": "difference"}, user=table.owner,
+        is_default=True,
+    )  # fmt: skip
+    started = services.match_create(
+        group=table.group, ruleset="njet", options=None, player_ids=[p.pk for p in table.players], user=table.owner,
+        preset_id=theirs.pk,
+    )  # fmt: skip
+    doc = exporting.group_export(group=table.group)
+    other = services.group_create(name="Other", user=table.owner)
+    own = services.preset_create(
+        group=other, ruleset="njet", name="Ours", options={}, user=table.owner, is_default=True
+    )
+
+    summary = exporting.group_import(group=other, data=doc, user=table.owner)
+
+    assert summary.presets == 1
+    added = Preset.objects.get(group=other, uid=theirs.uid)
+    assert (added.name, added.is_default) == ("Ours (2)", False)
+    assert Preset.objects.get(pk=own.pk).is_default
+    copy = Match.objects.get(group=other, uid=started.uid)
+    assert copy.preset_version is not None and copy.preset_version.preset_id == added.pk
+    assert copy.preset_version.options == {
+        "recording": "difference",
+        "tie_rule": theirs.versions.get().options["tie_rule"],
+    }
