@@ -6,8 +6,9 @@ house rules they were started from and their BG Stats link) and the sections oth
 and merges, ``scoring.transfer_sections``).  Matches, rounds and house rules carry stable identifiers
 (``uid``): an import keeps them, so that importing a document into an empty group and exporting it again gives
 the same document, and importing it again adds nothing.  Players and seats are referred to by name (unique in
-a group).  What it does not carry: database ids, internal version counters, and account links of people who
-are not members of the group imported into (those players become guests).
+a group).  What it does not carry: database ids, internal version counters, who created a match or house rules
+(shown nowhere), and account links of people who are not members of the group imported into (those players
+become guests; a round's author and a history line's actor become unknown).
 
 ``group_export_stream`` yields the document as UTF-8 JSON a batch of matches at a time, so that a large group
 is sent with the memory of one batch; ``group_export`` builds the same document as a dict.
