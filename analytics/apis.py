@@ -12,6 +12,7 @@ from rest_framework.response import Response
 
 from scoring import rules
 from scoring.apis.base import ApiView
+from scoring.throttles import HeavyThrottle, WriteThrottle
 
 from . import selectors, services
 from .models import Snapshot
@@ -76,6 +77,7 @@ class _StatsView(ApiView):
 
     pagination_class = None
     serializer_class = SnapshotSerializer
+    throttle_classes = [WriteThrottle, HeavyThrottle]  # the dashboards' data: counted with their pages
 
 
 class GroupStatsApi(_StatsView):

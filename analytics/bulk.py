@@ -53,7 +53,7 @@ class BulkWriter:
             plan = self.fields[model] = self._plan(model, values)
         self.rows.setdefault(model, []).append(
             tuple(
-                convert(values[name]) if name in values else default
+                convert(values[name]) if name in values else default(convert) if callable(default) else default
                 for _f, name, convert, default in plan  # type: ignore[misc]
             )
         )
@@ -71,7 +71,13 @@ class BulkWriter:
                 convert = connection.ops.adapt_datetimefield_value
             else:
                 convert = _same
-            default = None if field.attname in values else convert(field.get_default())
+            if field.attname in values:
+                default: Any = None
+            elif callable(field.default) and field.default not in (dict, list):
+                # a fresh value per row (a uuid4 identifier), not one value shared by every row
+                default = _fresh(field)
+            else:
+                default = convert(field.get_default())
             plan.append((field, field.attname, convert, default))
         return plan
 
@@ -102,6 +108,13 @@ class BulkWriter:
             self._flush(model)
         for model in list(self.rows):
             self._flush(model)
+
+
+def _fresh(field: Any) -> Any:
+    def make(convert: Any) -> Any:
+        return convert(field.get_default())
+
+    return make
 
 
 def _same(value: Any) -> Any:

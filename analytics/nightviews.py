@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from scoring.numbers import parse_whole
+from scoring.throttles import heavy_throttle
 
 from . import selectors
 from .nightreport import night_report
@@ -42,6 +43,7 @@ def night_index(request: HttpRequest, group_id: int) -> HttpResponse:
 
 
 @login_required
+@heavy_throttle
 def night_page(request: HttpRequest, match_id: int) -> HttpResponse:
     night = _night(request, match_id)
     if match_id != night.key:  # one address per night, the one members share
@@ -62,6 +64,7 @@ def night_page(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 @login_required
+@heavy_throttle
 def night_image(request: HttpRequest, match_id: int) -> HttpResponse:
     night = _night(request, match_id)
     response = HttpResponse(night_image_get(night=night), content_type="image/png")

@@ -14,6 +14,7 @@ from django.utils.translation import get_language, gettext, gettext_lazy
 
 from scoring import rules
 from scoring.numbers import decimal_mark
+from scoring.throttles import heavy_throttle
 
 from . import charts, selectors, services, svg
 from .models import Snapshot
@@ -132,6 +133,7 @@ def _cut(
 
 
 @login_required
+@heavy_throttle
 def group_dashboard(request: HttpRequest, group_id: int) -> HttpResponse:
     group = selectors.group_visible(user=request.user, group_id=group_id)
     if group is None:
@@ -172,6 +174,7 @@ def group_dashboard(request: HttpRequest, group_id: int) -> HttpResponse:
 
 
 @login_required
+@heavy_throttle
 def game_dashboard(request: HttpRequest, group_id: int, ruleset: str) -> HttpResponse:
     group = selectors.group_visible(user=request.user, group_id=group_id)
     if group is None or ruleset not in rules.KEYS:
@@ -201,6 +204,7 @@ def game_dashboard(request: HttpRequest, group_id: int, ruleset: str) -> HttpRes
 
 
 @login_required
+@heavy_throttle
 def player_dashboard(request: HttpRequest, player_id: int) -> HttpResponse:
     player = selectors.player_visible(user=request.user, player_id=player_id)
     if player is None:

@@ -303,6 +303,8 @@ REST_FRAMEWORK = {
         "calculator": env_str("THROTTLE_CALCULATOR", "120/min"),
         "writes": env_str("THROTTLE_WRITES", "240/min"),
         "auth": env_str("THROTTLE_AUTH", "20/min"),
+        # exports, game night pages and images, dashboards, what-if previews: per user, pages and API together
+        "heavy": env_str("THROTTLE_HEAVY", "60/min"),
     },
     # the client address for every throttle: see TRUSTED_PROXIES (None would take the whole, forgeable header)
     "NUM_PROXIES": TRUSTED_PROXIES,

@@ -209,6 +209,27 @@ def option_words(ruleset: Any, options: Mapping[str, Any] | None) -> list[str]:
     return words
 
 
+def option_words_every(ruleset: Any, options: Mapping[str, Any] | None) -> list[str]:
+    """Every option of the match in words that say what it is about ("jokers join a held colour", "to 100
+    points"), defaults included: a spreadsheet row must stand on its own.  The per-match set-ups (``json``
+    options: Was sticht?'s drafted tasks) are left out."""
+    options = options or {}
+    words: list[str] = []
+    for spec in ruleset.options:
+        value = options.get(spec.key, spec.default)
+        if spec.kind == "json":
+            continue
+        if spec.key in HEADLINE_OPTIONS:
+            words.append(str(choice(spec.key, value)))
+        elif spec.kind == "int" and isinstance(value, int):
+            words.append(_int_words(spec.key, value, spec.label))
+        elif spec.key in OPTION_WORDS and str(value) in OPTION_WORDS[spec.key]:
+            words.append(str(OPTION_WORDS[spec.key][str(value)]))
+        else:
+            words.append(f"{gettext(spec.label)}: {choice(spec.key, value)}")
+    return words
+
+
 def game_title(ruleset: Any, options: Mapping[str, Any] | None) -> str:
     """The game's name with its variant and options: "Sticheln — heavy", "NJET — difference recording"."""
     words = option_words(ruleset, options)

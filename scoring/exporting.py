@@ -1,190 +1,194 @@
-"""Export a group's players, matches and rounds as JSON or CSV (the import is in ``scoring.importing``).
+"""Export a group as one JSON document that an import reads back (the import is in ``scoring.importing``).
 
-The JSON format round-trips without loss: exporting a group, importing the file
-into another group with the same members and exporting that gives the same
-document.  Players and seats are referred to by name (unique in a group), so the
-file carries no database ids.  What it does not carry: the edit history
-(RoundEvent), internal version counters, and account links of people who are not
-members of the group imported into (those players become guests).
+The document carries everything the group has: its players (archived ones too) with their account links, its
+house rules with every version, its matches of every kind (with their rounds and each round's history, the
+house rules they were started from and their BG Stats link) and the sections other apps own (the night splits
+and merges, ``scoring.transfer_sections``).  Matches, rounds and house rules carry stable identifiers
+(``uid``): an import keeps them, so that importing a document into an empty group and exporting it again gives
+the same document, and importing it again adds nothing.  Players and seats are referred to by name (unique in
+a group).  What it does not carry: database ids, internal version counters, who created a match or house rules
+(shown nowhere), and account links of people who are not members of the group imported into (those players
+become guests; a round's author and a history line's actor become unknown).
+
+``group_export_stream`` yields the document as UTF-8 JSON a batch of matches at a time, so that a large group
+is sent with the memory of one batch; ``group_export`` builds the same document as a dict.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Iterator
-from datetime import datetime
 from typing import Any
 
 from django.db.models import Prefetch
-from django.utils.translation import gettext
 
-from scoring.models import Group, Match, Player, Round, Seat
-from scoring.services.errors import ValidationFailed
+from scoring.export_common import cell, iso, match_batches, snapshot, username
+from scoring.models import BgStatsPlay, Group, Match, Player, Preset, PresetVersion, Round
+from scoring.transfer_sections import SECTIONS
 
 FORMAT = "scorekeeper-group"
 FORMAT_VERSION = 1
-TABLES = ("players", "matches", "rounds")
-
-
-def _iso(value: datetime | None) -> str | None:
-    return value.isoformat() if value is not None else None
-
-
-def _matches(group: Group) -> list[Match]:
-    return list(
-        Match.objects.filter(group=group)
-        .order_by("created_at", "id")
-        .prefetch_related(
-            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("number")),
-            Prefetch("rounds", queryset=Round.objects.select_related("entered_by").order_by("number")),
-        )
-    )
+_cell = cell  # (the name the spreadsheet code used to import)
 
 
 def _player_doc(player: Player) -> dict[str, Any]:
-    doc = {
-        "name": player.name,
-        "user": player.user.get_username() if player.user else None,
-        "created_at": _iso(player.created_at),
-    }
+    doc = {"name": player.name, "user": username(player.user), "created_at": iso(player.created_at)}
     if player.archived_at is not None:  # only removed players carry the key: older files stay as they were
-        doc["archived_at"] = _iso(player.archived_at)
+        doc["archived_at"] = iso(player.archived_at)
     return doc
 
 
-def group_export(*, group: Group) -> dict[str, Any]:
-    """The whole group as one JSON document (a fixed number of queries)."""
+def _players(group: Group) -> list[dict[str, Any]]:
     players = Player.objects.filter(group=group, merged_into__isnull=True).select_related("user").order_by("id")
+    return [_player_doc(p) for p in players]
+
+
+def _presets(group: Group) -> list[dict[str, Any]]:
+    """Every house rule of the group, removed ones too (matches started from them still name them)."""
+    versions = PresetVersion.objects.order_by("number")
+    presets = (
+        Preset.objects.filter(group=group)
+        .prefetch_related(Prefetch("versions", queryset=versions))
+        .order_by("created_at", "id")
+    )
+    out = []
+    for p in presets:
+        doc: dict[str, Any] = {
+            "uid": str(p.uid),
+            "ruleset": p.ruleset,
+            "name": p.name,
+            "is_default": p.is_default,
+            "created_at": iso(p.created_at),
+            "versions": [
+                {
+                    "number": v.number,
+                    "name": v.name,
+                    "options": v.options,
+                    "created_at": iso(v.created_at),
+                }
+                for v in p.versions.all()
+            ],
+        }
+        if p.archived_at is not None:
+            doc["archived_at"] = iso(p.archived_at)
+        out.append(doc)
+    return out
+
+
+def _round_doc(r: Round) -> dict[str, Any]:
     return {
-        "format": FORMAT,
-        "version": FORMAT_VERSION,
-        "group": {"name": group.name},
-        "players": [_player_doc(p) for p in players],
-        "matches": [
-            {
-                "ruleset": m.ruleset,
-                "options": m.options,
-                "state": m.state,
-                "finish_reason": m.finish_reason,
-                "created_at": _iso(m.created_at),
-                "finished_at": _iso(m.finished_at),
-                "players": [s.player.name for s in m.seats.all()],
-                "rounds": [
-                    {
-                        "number": r.number,
-                        "facts": r.facts,
-                        "ruleset_version": r.ruleset_version,
-                        "points": r.points,
-                        "explanation": r.explanation,
-                        "entered_by": r.entered_by.get_username() if r.entered_by else None,
-                        "created_at": _iso(r.created_at),
-                        "deleted_at": _iso(r.deleted_at),
-                    }
-                    for r in m.rounds.all()
-                ],
-                # only totals-only matches carry these keys: older files stay as they were
-                **({"totals_only": True, "totals": m.totals} if m.totals_only else {}),
-            }
-            for m in _matches(group)
-        ],
+        "uid": str(r.uid),
+        "number": r.number,
+        "facts": r.facts,
+        "ruleset_version": r.ruleset_version,
+        "points": r.points,
+        "explanation": r.explanation,
+        "entered_by": username(r.entered_by),
+        "created_at": iso(r.created_at),
+        "deleted_at": iso(r.deleted_at),
     }
 
 
-def _cell(value: Any) -> Any:
-    """Keep spreadsheets from executing text cells that look like formulas."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
-
-
-def group_export_csv(*, group: Group, table: str) -> str:
-    """One table of the group as CSV: ``players``, ``matches`` or ``rounds`` (one row per seat per round)."""
-    import json
-
-    out = io.StringIO()
-    writer = csv.writer(out)
-    if table == "players":
-        writer.writerow(["player_id", "name", "user", "guest", "created_at"])
-        for p in Player.objects.filter(group=group, merged_into__isnull=True).select_related("user").order_by("id"):
-            user = p.user.get_username() if p.user else ""
-            writer.writerow([p.pk, _cell(p.name), _cell(user), int(p.user_id is None), _iso(p.created_at)])
-    elif table == "matches":
-        writer.writerow(
-            [
-                "match_id",
-                "ruleset",
-                "state",
-                "created_at",
-                "finished_at",
-                "players",
-                "options",
-                "rounds",
-                "totals_only",
-                "totals",
-            ]
+def _history(m: Match, rounds: dict[int, str]) -> list[dict[str, Any]]:
+    """The match's events, oldest first.  An undo names the event it reverts by that event's place in this
+    list (database ids do not survive an import)."""
+    events = list(m.events.all())
+    place = {e.pk: n for n, e in enumerate(events)}
+    out = []
+    for e in events:
+        after = e.after
+        if isinstance(after, dict) and "undoes" in after:
+            after = {**after, "undoes": place.get(after["undoes"])}
+        out.append(
+            {
+                "action": e.action,
+                "round": rounds.get(e.round_id) if e.round_id is not None else None,
+                "round_number": e.round_number,
+                "actor": username(e.actor),
+                "at": iso(e.at),
+                "before": e.before,
+                "after": after,
+            }
         )
-        for m in _matches(group):
-            live = [r for r in m.rounds.all() if r.deleted_at is None]
-            names = " | ".join(s.player.name for s in m.seats.all())
-            writer.writerow(
-                [
-                    m.pk,
-                    m.ruleset,
-                    m.state,
-                    _iso(m.created_at),
-                    _iso(m.finished_at),
-                    _cell(names),
-                    json.dumps(m.options),
-                    len(live),
-                    int(m.totals_only),
-                    " | ".join(str(v) for v in m.totals or []) if m.totals_only else "",
-                ]
-            )
-    elif table == "rounds":
-        writer.writerow(
-            [
-                "match_id",
-                "ruleset",
-                "round",
-                "seat",
-                "player",
-                "points",
-                "deleted",
-                "ruleset_version",
-                "entered_by",
-                "created_at",
-                "facts",
-            ]
-        )
-        for m in _matches(group):
-            seats = list(m.seats.all())
-            for r in m.rounds.all():
-                for seat, points in enumerate(r.points):
-                    name = seats[seat].player.name if seat < len(seats) else ""
-                    entered = r.entered_by.get_username() if r.entered_by else ""
-                    writer.writerow(
-                        [
-                            m.pk,
-                            m.ruleset,
-                            r.number,
-                            seat,
-                            _cell(name),
-                            points,
-                            int(r.deleted_at is not None),
-                            r.ruleset_version,
-                            _cell(entered),
-                            _iso(r.created_at),
-                            json.dumps(r.facts, sort_keys=True),
-                        ]
-                    )
-    else:
-        raise ValidationFailed.single("table", gettext("Export one of: players, matches, rounds."))
-    return out.getvalue()
+    return out
 
 
-# --- import (scoring.importing; kept here for the callers that import it from this module) -------------
+def _match_doc(m: Match, bgstats: dict[int, str]) -> dict[str, Any]:
+    rounds = list(m.rounds.all())
+    doc: dict[str, Any] = {
+        "uid": str(m.uid),
+        "ruleset": m.ruleset,
+        "options": m.options,
+        "state": m.state,
+        "finish_reason": m.finish_reason,
+        "created_at": iso(m.created_at),
+        "finished_at": iso(m.finished_at),
+        "players": [s.player.name for s in m.seats.all()],
+        "rounds": [_round_doc(r) for r in rounds],
+        "history": _history(m, {r.pk: str(r.uid) for r in rounds}),
+    }
+    if m.preset_version is not None:
+        doc["house_rules"] = {"preset": str(m.preset_version.preset.uid), "version": m.preset_version.number}
+    if m.pk in bgstats:
+        doc["bgstats_uuid"] = bgstats[m.pk]
+    if m.totals_only:  # only totals-only matches carry these keys: older files stay as they were
+        # the winners as recorded (BG Stats names its own); the rules name those of a match with rounds
+        doc.update(totals_only=True, totals=m.totals, winners=m.winners)
+    return doc
 
+
+def _match_docs(group: Group) -> Iterator[list[dict[str, Any]]]:
+    for batch in match_batches(group, history=True):
+        links = dict(BgStatsPlay.objects.filter(match__in=batch).values_list("match_id", "uuid"))
+        docs = [_match_doc(m, links) for m in batch]
+        del batch
+        yield docs
+        del docs
+
+
+def group_export(*, group: Group) -> dict[str, Any]:
+    """The whole group as one JSON document (as a dict; a few queries per batch of matches)."""
+    doc: dict[str, Any] = {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "group": {"name": group.name},
+        "players": _players(group),
+        "presets": _presets(group),
+        "matches": [m for batch in _match_docs(group) for m in batch],
+    }
+    for key, section in SECTIONS.items():
+        doc[key] = section.export(group)
+    return doc
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def group_export_stream(*, group: Group) -> Iterator[bytes]:
+    """The document of :func:`group_export` as UTF-8 JSON, a batch of matches per chunk."""
+    with snapshot():
+        head = {"format": FORMAT, "version": FORMAT_VERSION, "group": {"name": group.name}}
+        yield (_dumps(head)[:-1] + ',"players":' + _dumps(_players(group))).encode()
+        yield (',"presets":' + _dumps(_presets(group)) + ',"matches":[').encode()
+        first = True
+        for docs in _match_docs(group):
+            text = ",".join(_dumps(d) for d in docs)
+            del docs
+            yield (text if first else "," + text).encode()
+            del text
+            first = False
+        tail = "]"
+        for key, section in SECTIONS.items():
+            tail += f",{_dumps(key)}:{_dumps(section.export(group))}"
+        yield (tail + "}").encode()
+
+
+# --- the CSV tables and the import (kept here for the callers that import them from this module) --------------
+
+from scoring.export_tables import TABLES, group_export_csv, group_export_csv_stream  # noqa: E402, F401
 from scoring.importing import group_import, group_import_new  # noqa: E402, F401
 
 

@@ -13,7 +13,6 @@ silently finished), so that the importer sees the contradiction in their file.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -21,9 +20,12 @@ from django.utils.translation import gettext
 
 from scoring import rules
 from scoring.import_fields import INT32, Problems, unstorable
+from scoring.import_parts import history, presets, uid
+from scoring.import_plan import MatchPlan, Plan, PlayerPlan, RoundPlan
 from scoring.models import Match
 from scoring.rules import InvalidRound, Ruleset
 from scoring.services.common import explanation_store, rules_failed
+from scoring.transfer_sections import SECTIONS
 
 FORMAT = "scorekeeper-group"
 FORMAT_VERSION = 1
@@ -33,53 +35,6 @@ MAX_ROUNDS = 1000  # per match
 _SEATS = 12
 _BROKEN = (TypeError, KeyError, IndexError, AttributeError, ValueError, OverflowError, RecursionError)
 Progress = Callable[[int, int], None]
-
-
-@dataclass
-class PlayerPlan:
-    name: str
-    user: str | None
-    created_at: datetime
-    archived_at: datetime | None
-
-
-@dataclass
-class RoundPlan:
-    number: int
-    facts: Any
-    points: list[int]
-    explanation: list[dict[str, Any]]
-    ruleset_version: str
-    entered_by: str | None
-    created_at: datetime
-    deleted_at: datetime | None
-
-
-@dataclass
-class MatchPlan:
-    ruleset: str
-    options: dict[str, Any]
-    state: str
-    finish_reason: str
-    created_at: datetime
-    finished_at: datetime | None
-    players: list[str]  # seat order, keys of Plan.players (casefolded names)
-    winners: list[int]
-    next_number: int
-    rounds: list[RoundPlan] = field(default_factory=list)
-    totals_only: bool = False  # recorded from its final scores alone: ``totals`` per seat, no rounds
-    totals: list[int] | None = None
-
-
-@dataclass
-class Plan:
-    group_name: str | None
-    players: dict[str, PlayerPlan]  # casefolded name -> player
-    matches: list[MatchPlan]
-
-    @property
-    def round_count(self) -> int:
-        return sum(len(m.rounds) for m in self.matches)
 
 
 def _prefixed(problems: dict[str, list[str]], prefix: str, strip: str = "") -> dict[str, list[str]]:
@@ -123,6 +78,7 @@ def _round_head(c: Problems, raw: Any, rpath: str, *, seats: int, count: int) ->
         "created_at": c.when(r.get("created_at"), f"{rpath}.created_at"),
         "deleted_at": c.when(r.get("deleted_at"), f"{rpath}.deleted_at", null=True),
         "facts": r.get("facts"),
+        "uid": uid(c, r.get("uid"), f"{rpath}.uid"),
     }
     # What the file says was scored is not used (the rules score again), but it must still be well formed.
     points = r.get("points", [])
@@ -263,6 +219,7 @@ def _match(c: Problems, raw: Any, path: str, players: dict[str, PlayerPlan]) -> 
                 entered_by=h["entered_by"],
                 created_at=h["created_at"],
                 deleted_at=h["deleted_at"],
+                uid=h["uid"],
             )
         )
     return plan
@@ -338,6 +295,42 @@ def _state_agrees(c: Problems, path: str, *, state: str, reason: str, finished: 
     return len(c.found) == before
 
 
+def _match_extras(
+    c: Problems, m: dict[str, Any], path: str, plan: MatchPlan, versions: dict[tuple[str, int], str]
+) -> bool:
+    """The match's identifier, creator, house rules, BG Stats link, recorded winners (totals-only) and history
+    onto ``plan``; False (and problems) when any is wrong."""
+    before = sum(map(len, c.found.values()))
+    plan.uid = uid(c, m.get("uid"), f"{path}.uid")
+    if m.get("bgstats_uuid") is not None:
+        plan.bgstats_uuid = c.text(m.get("bgstats_uuid"), f"{path}.bgstats_uuid", max_length=64)
+    ref = m.get("house_rules")
+    if ref is not None:
+        r = c.obj(ref, f"{path}.house_rules") or {}
+        preset = uid(c, r.get("preset"), f"{path}.house_rules.preset")
+        number = r.get("version")
+        if preset is None or (preset, number) not in versions or isinstance(number, bool):
+            c.add(f"{path}.house_rules", gettext("No house rules of the file have this identifier and version."))
+        elif versions[(preset, number)] != plan.ruleset:
+            c.add(f"{path}.house_rules", gettext("These house rules are for another game."))
+        else:
+            plan.house_rules = (preset, number)
+    if plan.totals_only and m.get("winners") is not None:
+        winners = c.items(m.get("winners"), f"{path}.winners", limit=_SEATS)
+        seats = len(plan.players)
+        if any(not isinstance(w, int) or isinstance(w, bool) or not 0 <= w < seats for w in winners) or len(
+            set(winners)
+        ) != len(winners):
+            c.add(f"{path}.winners", gettext("A winner must be one of the players at the table."))
+        elif winners:
+            plan.winners = sorted(winners)
+    round_uids = [r.uid for r in plan.rounds if r.uid is not None]
+    if len(set(round_uids)) != len(round_uids):
+        c.add(f"{path}.rounds", gettext("Two rounds have the same identifier."))
+    plan.history = history(c, m.get("history"), path, rounds=set(round_uids))
+    return sum(map(len, c.found.values())) == before
+
+
 def document_check(data: Any, *, progress: Progress | None = None) -> Plan:
     """The import plan for ``data``, or ``ValidationFailed`` listing every problem found (at most
     ``MAX_PROBLEMS`` paths).  ``progress(done, total)`` is told how many matches have been checked."""
@@ -357,14 +350,26 @@ def document_check(data: Any, *, progress: Progress | None = None) -> Plan:
     group = c.obj(doc.get("group"), "group") or {}
     group_name = group.get("name") if isinstance(group.get("name"), str) else None
     players = _players(c, doc)
+    house_rules = presets(c, doc.get("presets"))
+    versions = {(p.uid, v.number): p.ruleset for p in house_rules for v in p.versions}
     raw_matches = c.items(doc.get("matches"), "matches", limit=MAX_MATCHES)
     matches = []
+    seen: dict[str, set[str]] = {"uid": set(), "bgstats_uuid": set()}
     for i, raw in enumerate(raw_matches):
         plan = _match(c, raw, f"matches[{i}]", players)
-        if plan is not None:
+        if plan is not None and _match_extras(c, raw, f"matches[{i}]", plan, versions):
+            for key, value in (("uid", plan.uid), ("bgstats_uuid", plan.bgstats_uuid)):
+                if value is not None and value in seen[key]:
+                    c.add(f"matches[{i}].{key}", gettext("Two matches have the same identifier."))
+                elif value is not None:
+                    seen[key].add(value)
             matches.append(plan)
         if progress is not None:
             progress(i + 1, len(raw_matches))
+    sections = {}
+    for key, section in SECTIONS.items():
+        if doc.get(key) is not None:
+            sections[key] = section.check(doc[key], seen["uid"], c)
     if c.found:
         raise ValidationFailed(c.listed())
-    return Plan(group_name=group_name, players=players, matches=matches)
+    return Plan(group_name=group_name, players=players, matches=matches, presets=house_rules, sections=sections)

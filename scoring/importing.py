@@ -11,19 +11,22 @@ import logging
 import re
 import secrets
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connection, models, transaction
-from django.utils import timezone
+from django.db import transaction
 from django.utils.translation import gettext
 
-from scoring.import_check import Plan, document_check
-from scoring.models import Group, Match, Membership, Player, Round, RoundEvent, Score, Seat
+from scoring.import_check import document_check
+from scoring.import_plan import MatchPlan, Plan
+from scoring.import_write import BATCH, insert, players_write, presets_write, rounds_write
+from scoring.models import BgStatsPlay, Group, Match, Membership, Player, Seat
 from scoring.services.access import owner_require
-from scoring.services.common import round_snapshot, stats_group_after_commit
+from scoring.services.common import stats_group_after_commit
 from scoring.services.errors import ValidationFailed
+from scoring.transfer_sections import SECTIONS
 
 logger = logging.getLogger(__name__)
 JOB_TASK = "scoring.group_import_job"
@@ -40,39 +43,63 @@ def _member_users(group: Group) -> dict[str, Any]:
     return {m.user.get_username(): m.user for m in Membership.objects.filter(group=group).select_related("user")}
 
 
-def _players_write(group: Group, plan: Plan, members: dict[str, Any]) -> dict[str, Player]:
-    """The group's player for every name in the file: matched by name, or created (an account link is
-    restored only for a member of ``group`` not yet linked to another player)."""
-    existing = {p.name.casefold(): p for p in Player.objects.filter(group=group, merged_into__isnull=True)}
-    linked = {p.user_id for p in existing.values() if p.user_id}
-    out: dict[str, Player] = {}
-    new: list[Player] = []
-    for key, p in plan.players.items():
-        player = existing.get(key)
-        account = members.get(p.user or "")
-        if account is not None and account.pk in linked:
-            account = None
-        if player is None:
-            player = Player(group=group, name=p.name, user=account, archived_at=p.archived_at)
-            new.append(player)
-        elif player.user_id is None and account is not None:
-            player.user = account
-            player.save(update_fields=["user"])
-        if account is not None:
-            linked.add(account.pk)
-        out[key] = player
-    for player in new:
-        player.created_at = plan.players[player.name.casefold()].created_at
-    _insert(Player, new, ids=True)
+@dataclass
+class ImportSummary:
+    """What an import did: what it added, and how many of the file's matches the group already held."""
+
+    group: Group
+    players: int = 0
+    matches: int = 0
+    already: int = 0  # matches of the file the group already held: left as they are
+    presets: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return {"players": self.players, "matches": self.matches, "already": self.already, "presets": self.presets}
+
+
+def _natural_key(ruleset: str, created_at: Any, names: list[str]) -> tuple[Any, ...]:
+    return (ruleset, created_at, tuple(n.casefold() for n in names))
+
+
+def _held(group: Group, plan: Plan) -> list[bool]:
+    """For each match of the plan, whether ``group`` already holds it: the same identifier, or the same BG Stats
+    play; a match of an older file (no identifier) by the same game, start time and players."""
+    from scoring.services.bgstats import bgstats_known_uuids
+
+    uids = {str(u) for u in Match.objects.filter(group=group).values_list("uid", flat=True)}
+    plays = bgstats_known_uuids(group=group) if any(m.bgstats_uuid for m in plan.matches) else set()
+    natural: set[tuple[Any, ...]] = set()
+    if any(m.uid is None for m in plan.matches):
+        seats: dict[int, list[str]] = {}
+        rows = Seat.objects.filter(match__group=group).order_by("match_id", "number")
+        for match_id, name in rows.values_list("match_id", "player__name"):
+            seats.setdefault(match_id, []).append(name)
+        for pk, ruleset, created in Match.objects.filter(group=group).values_list("pk", "ruleset", "created_at"):
+            natural.add(_natural_key(ruleset, created, seats.get(pk, [])))
+    out = []
+    for m in plan.matches:
+        names = [plan.players[key].name for key in m.players]
+        out.append(
+            (m.uid is not None and m.uid in uids)
+            or (m.bgstats_uuid is not None and m.bgstats_uuid in plays)
+            or (m.uid is None and _natural_key(m.ruleset, m.created_at, names) in natural)
+        )
     return out
 
 
-def plan_write(*, group: Group, plan: Plan, user: Any, report: Report = _quiet) -> None:
-    """Write a checked plan into ``group`` (inside the caller's transaction): a few statements per table."""
+def plan_write(*, group: Group, plan: Plan, user: Any, report: Report = _quiet) -> ImportSummary:
+    """Write a checked plan into ``group`` (inside the caller's transaction): a few statements per table.  The
+    matches the group already holds are left alone, and so are the players seated only in them."""
     members = _member_users(group)
-    players = _players_write(group, plan, members)
-    matches = [
-        Match(
+    held = _held(group, plan)
+    new = [m for m, here in zip(plan.matches, held, strict=True) if not here]
+    seated_anywhere = {key for m in plan.matches for key in m.players}
+    needed = {key for m in new for key in m.players} | (set(plan.players) - seated_anywhere)
+    players, players_added = players_write(group, plan, members, needed)
+    versions, presets_added = presets_write(group, plan)
+    matches = []
+    for m in new:
+        match = Match(
             group=group,
             ruleset=m.ruleset,
             options=m.options,
@@ -84,126 +111,45 @@ def plan_write(*, group: Group, plan: Plan, user: Any, report: Report = _quiet) 
             created_at=m.created_at,
             totals_only=m.totals_only,
             totals=m.totals,
+            preset_version=versions.get(m.house_rules) if m.house_rules else None,
         )
-        for m in plan.matches
-    ]
-    _insert(Match, matches, ids=True)
-    _insert(
-        Seat,
+        if m.uid is not None:
+            match.uid = m.uid
+        matches.append(match)
+    insert(Match, matches, ids=True)
+    insert(Seat, [Seat(match=match, player=players[key], number=n) for match, m in zip(matches, new, strict=True)
+                  for n, key in enumerate(m.players)])  # fmt: skip
+    insert(
+        BgStatsPlay,
         [
-            Seat(match=match, player=players[key], number=n)
-            for match, m in zip(matches, plan.matches, strict=True)
-            for n, key in enumerate(m.players)
+            BgStatsPlay(group=group, uuid=m.bgstats_uuid, match=match)
+            for match, m in zip(matches, new, strict=True)
+            if m.bgstats_uuid is not None
         ],
     )
-    total, done = plan.round_count, 0
+    total, done = sum(len(m.rounds) for m in new), 0
     report("saving", 0, total)
-    batch: list[tuple[Match, list[Player], Round]] = []
-    for match, m in zip(matches, plan.matches, strict=True):
-        seated = [players[key] for key in m.players]
-        for r in m.rounds:
-            rnd = Round(
-                match=match,
-                number=r.number,
-                facts=r.facts,
-                ruleset_version=r.ruleset_version,
-                points=r.points,
-                explanation=r.explanation,
-                entered_by=members.get(r.entered_by or ""),
-                deleted_at=r.deleted_at,
-            )
-            rnd.created_at = r.created_at  # (the constructor fills auto_now_add fields only on save)
-            batch.append((match, seated, rnd))
-        if len(batch) >= _BATCH:
-            done += _rounds_write(batch, user)
+    batch: list[tuple[Match, MatchPlan, list[Player]]] = []
+    for match, m in zip(matches, new, strict=True):
+        batch.append((match, m, [players[key] for key in m.players]))
+        if sum(len(b[1].rounds) for b in batch) >= BATCH:
+            done += rounds_write(batch, user, members)
             batch = []
             report("saving", done, total)
-    done += _rounds_write(batch, user)
+    done += rounds_write(batch, user, members)
     report("saving", done, total)
-    stats_group_after_commit(group_id=group.pk)
+    ids = {str(match.uid): match.pk for match in matches}
+    for key, section_plan in plan.sections.items():
+        SECTIONS[key].write(group, section_plan, ids, members)
+    if matches:
+        stats_group_after_commit(group_id=group.pk)
+    return ImportSummary(group, players=players_added, matches=len(matches), already=len(plan.matches) - len(new),
+                         presets=presets_added)  # fmt: skip
 
 
-def _insert(model: type[models.Model], objs: list[Any], *, ids: bool = False) -> None:
-    """Insert ``objs`` keeping the dates they carry (``auto_now_add`` would put "now"). On PostgreSQL one COPY
-    (with ids taken from the table's sequence first when ``ids``), elsewhere ``bulk_create`` then the dates."""
-    if not objs:
-        return
-    meta = model._meta
-    if connection.vendor != "postgresql":
-        dated = [f.attname for f in meta.concrete_fields if getattr(f, "auto_now_add", False)]
-        kept = [{name: getattr(obj, name) for name in dated} for obj in objs]
-        model.objects.bulk_create(objs, batch_size=_BATCH)
-        for obj, values in zip(objs, kept, strict=True):
-            for name, value in values.items():
-                if value is not None:
-                    setattr(obj, name, value)
-        if dated:
-            model.objects.bulk_update(objs, dated, batch_size=_BATCH)
-        return
-    fields = [f for f in meta.concrete_fields if ids or not f.primary_key]
-    now = timezone.now()
-    with connection.cursor() as cursor:
-        if ids:
-            cursor.execute(
-                "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
-                [meta.db_table, meta.pk.column, len(objs)],
-            )
-            for obj, (pk,) in zip(objs, cursor.fetchall(), strict=True):
-                obj.pk = pk
-        columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
-        sql = f"COPY {connection.ops.quote_name(meta.db_table)} ({columns}) FROM STDIN"
-        with cursor.cursor.copy(sql) as copy:
-            for obj in objs:
-                row = []
-                for f in fields:
-                    value = getattr(obj, f.attname)
-                    if value is None and (getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)):
-                        value = now
-                        setattr(obj, f.attname, now)
-                    elif isinstance(f, models.JSONField) and not (value is None and f.null):
-                        value = json.dumps(value, ensure_ascii=False)
-                    row.append(value)
-                copy.write_row(row)
-
-
-def _rounds_write(batch: list[tuple[Match, list[Player], Round]], user: Any) -> int:
-    """Rounds, their scores and their history (a "create", and a "delete" for a deleted round so that it can
-    be undone), each table in one statement."""
-    if not batch:
-        return 0
-    rounds = [rnd for _m, _s, rnd in batch]
-    _insert(Round, rounds, ids=True)
-    scores, events = [], []
-    for match, seated, rnd in batch:
-        alive = {**round_snapshot(rnd), "deleted": False, "imported": True}
-        events.append(
-            RoundEvent(match=match, round=rnd, round_number=rnd.number, action="create", actor=user, after=alive)
-        )
-        if rnd.deleted_at is not None:
-            after = {**round_snapshot(rnd), "imported": True}
-            events.append(
-                RoundEvent(
-                    match=match,
-                    round=rnd,
-                    round_number=rnd.number,
-                    action="delete",
-                    actor=user,
-                    before=alive,
-                    after=after,
-                )
-            )
-            continue
-        scores += [
-            Score(round=rnd, match=match, player=p, seat=n, points=pts)
-            for n, (p, pts) in enumerate(zip(seated, rnd.points, strict=True))
-        ]
-    _insert(Score, scores)
-    _insert(RoundEvent, events)
-    return len(rounds)
-
-
-def group_import(*, group: Group, data: Any, user: Any, report: Report = _quiet) -> Group:
-    """Add the players, matches and rounds of an export document to ``group`` (owners only).
+def group_import(*, group: Group, data: Any, user: Any, report: Report = _quiet) -> ImportSummary:
+    """Add what an export document holds to ``group`` (owners only); returns what was added and how many of the
+    file's matches the group already held (those are left as they are: importing a file twice adds nothing).
 
     Players are matched by name (a new one is created when missing); an account link is restored when that
     account is a member of ``group``.  The whole document is checked first and every round scored again by
@@ -212,12 +158,10 @@ def group_import(*, group: Group, data: Any, user: Any, report: Report = _quiet)
     owner_require(group=group, user=user)
     plan = document_check(data, progress=lambda done, total: report("checking", done, total))
     with transaction.atomic():
-        plan_write(group=group, plan=plan, user=user, report=report)
-    return group
+        return plan_write(group=group, plan=plan, user=user, report=report)
 
 
-def group_import_new(*, data: Any, user: Any, report: Report = _quiet) -> Group:
-    """Create a group owned by ``user`` from an export document."""
+def _import_new(*, data: Any, user: Any, report: Report = _quiet) -> ImportSummary:
     from scoring.services.groups import group_create
 
     plan = document_check(data, progress=lambda done, total: report("checking", done, total))
@@ -226,8 +170,12 @@ def group_import_new(*, data: Any, user: Any, report: Report = _quiet) -> Group:
             group = group_create(name=plan.group_name or "", user=user)
         except ValidationFailed as exc:
             raise ValidationFailed({f"group.{k}": v for k, v in exc.problems.items()}) from None
-        plan_write(group=group, plan=plan, user=user, report=report)
-    return group
+        return plan_write(group=group, plan=plan, user=user, report=report)
+
+
+def group_import_new(*, data: Any, user: Any, report: Report = _quiet) -> Group:
+    """Create a group owned by ``user`` from an export document."""
+    return _import_new(data=data, user=user, report=report).group
 
 
 # --- large documents: a Celery job ---------------------------------------------------------------------
@@ -293,7 +241,6 @@ def job_run(*, job_id: str) -> str:
             last[0] = percent
             _status_set(job_id, {**status, "state": "running", "phase": phase, "percent": percent})
 
-    before = _counts(status["group"])
     try:
         user = get_user_model().objects.get(pk=status["user"])
         try:
@@ -301,9 +248,10 @@ def job_run(*, job_id: str) -> str:
         except (UnicodeDecodeError, ValueError, RecursionError):
             raise ValidationFailed.single("file", gettext("This file is not a JSON export of Scorekeeper.")) from None
         if status["group"] is None:
-            group = group_import_new(data=data, user=user, report=report)
+            summary = _import_new(data=data, user=user, report=report)
         else:
-            group = group_import(group=Group.objects.get(pk=status["group"]), data=data, user=user, report=report)
+            group = Group.objects.get(pk=status["group"])
+            summary = group_import(group=group, data=data, user=user, report=report)
     except ValidationFailed as exc:
         _status_set(job_id, {**status, "state": "failed", "percent": 100, "errors": exc.problems})
         return "failed"
@@ -313,14 +261,6 @@ def job_run(*, job_id: str) -> str:
         raise
     finally:
         cache.delete(f"{_key(job_id)}:doc")
-    after = _counts(group.pk)
-    added = {"players": after[0] - before[0], "matches": after[1] - before[1]}
-    _status_set(job_id, {**status, "state": "done", "percent": 100, "group": group.pk, "added": added})
+    done = {**status, "state": "done", "percent": 100, "group": summary.group.pk, "added": summary.as_dict()}
+    _status_set(job_id, done)
     return "done"
-
-
-def _counts(group_id: int | None) -> tuple[int, int]:
-    if group_id is None:
-        return (0, 0)
-    players = Player.objects.filter(group_id=group_id, merged_into__isnull=True, archived_at__isnull=True).count()
-    return players, Match.objects.filter(group_id=group_id).count()

@@ -7,6 +7,7 @@ Models hold data only; rules live in ``scoring.rules`` and workflows in
 from __future__ import annotations
 
 import secrets
+import uuid
 
 from django.conf import settings
 from django.db import models
@@ -188,10 +189,15 @@ class Match(models.Model):
     # ``finished_at`` are when it was played).  Standings and ratings count it; per-round statistics cannot.
     totals_only = models.BooleanField(default=False)
     totals = models.JSONField(null=True, blank=True, default=None)
+    # The match's identity in exports (``scoring.exporting``): kept by an import, so that a document imported
+    # again, or into a group that holds its copy, is recognised match by match and adds nothing.  Unique in a
+    # group only: the same export imported into two groups gives both the same identifiers.
+    uid = models.UUIDField(default=uuid.uuid4, editable=False)
 
     class Meta:
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["group", "ruleset", "state"])]
+        constraints = [models.UniqueConstraint(fields=["group", "uid"], name="match_uid_unique_in_group")]
 
     def __str__(self) -> str:
         return f"{self.ruleset} #{self.pk}"
@@ -242,6 +248,9 @@ class Round(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     deleted_at = models.DateTimeField(null=True, blank=True)
+    # The round's identity in exports, kept by an import (the history names rounds by it).  No index: nothing
+    # looks a round up by it; a match is recognised by its own ``uid``.
+    uid = models.UUIDField(default=uuid.uuid4, editable=False)
 
     class Meta:
         ordering = ["match_id", "number"]
@@ -351,10 +360,14 @@ class Preset(models.Model):
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     archived_at = models.DateTimeField(null=True, blank=True)
+    # Its identity in exports (the matches started from it name it), kept by an import: importing the same
+    # house rules again reuses them.
+    uid = models.UUIDField(default=uuid.uuid4, editable=False)
 
     class Meta:
         ordering = ["ruleset", "name", "id"]
         constraints = [
+            models.UniqueConstraint(fields=["group", "uid"], name="preset_uid_unique_in_group"),
             models.UniqueConstraint(
                 fields=["group", "ruleset", "name"],
                 condition=Q(archived_at__isnull=True),

@@ -7,7 +7,7 @@ from rest_framework import serializers
 
 from scoring.models import Match
 
-from .serializers import ObjectField
+from .serializers import ObjectField, PresetRefSerializer
 
 
 class OptionsPreviewRequestSerializer(serializers.Serializer):
@@ -43,3 +43,9 @@ class PreviewSerializer(serializers.Serializer):
     state_after = serializers.ChoiceField(choices=Match.State.choices)
     finished_before = serializers.BooleanField()
     finished_after = serializers.BooleanField()
+    house_rules_before = PresetRefSerializer(allow_null=True, help_text="the house rules the match names now")
+    house_rules_after = PresetRefSerializer(
+        allow_null=True,
+        help_text="the house rules it names after applying: null when the new options leave them (the match then "
+        "no longer names them)",
+    )

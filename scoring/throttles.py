@@ -1,11 +1,17 @@
-"""Rate limits for the API. Rates come from ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``
+"""Rate limits for the API and the heavy pages. Rates come from ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``
 (``THROTTLE_*`` environment variables) and are read on every request, so a settings
-override takes effect at once."""
+override takes effect at once.
+
+The ``heavy`` scope counts, per user, the requests that cost the server far more than a round: exports, game
+night pages and images, dashboards and what-if previews, on the API (``HeavyThrottle`` in a view's
+``throttle_classes``) and on the pages (the ``heavy_throttle`` decorator) alike, in one count."""
 
 from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
 from rest_framework.exceptions import Throttled
@@ -18,7 +24,15 @@ from scoring.auth_limits import CACHE_ERRORS
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 logger = logging.getLogger(__name__)
 
-__all__ = ["CACHE_ERRORS", "AuthThrottle", "CalculatorThrottle", "TooManyAttempts", "WriteThrottle"]
+__all__ = [
+    "CACHE_ERRORS",
+    "AuthThrottle",
+    "CalculatorThrottle",
+    "HeavyThrottle",
+    "TooManyAttempts",
+    "WriteThrottle",
+    "heavy_throttle",
+]
 
 
 class TooManyAttempts(Throttled):
@@ -82,3 +96,53 @@ class WriteThrottle(_ScopedThrottle):
         if request.method in SAFE_METHODS:
             return True
         return super().allow_request(request, view)
+
+
+class HeavyThrottle(_ScopedThrottle):
+    """Exports, game night pages and images, dashboards and what-if previews: every method, per user (per client
+    address for anyone signed out), one count shared with the pages (``heavy_throttle``)."""
+
+    scope = "heavy"
+
+
+def heavy_too_many(request: Any, wait: float | None) -> Any:
+    """The answer past the heavy rate: 429 with ``Retry-After``, JSON under ``/api/``, a small page elsewhere."""
+    from django.http import HttpResponse, JsonResponse
+    from django.utils.html import format_html
+    from django.utils.translation import get_language, gettext, ngettext
+
+    seconds = max(1, math.ceil(wait or 1))
+    text = ngettext(
+        "Too many large pages and downloads in a short time. Try again in %(n)d second.",
+        "Too many large pages and downloads in a short time. Try again in %(n)d seconds.",
+        seconds,
+    ) % {"n": seconds}
+    if request.path.startswith("/api/"):
+        response: Any = JsonResponse({"detail": text}, status=429)
+    else:
+        body = format_html(
+            '<!doctype html><html lang="{}"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1"><title>{}</title></head>'
+            '<body><main><h1>{}</h1><p>{}</p><p><a href="/">Scorekeeper</a></p></main></body></html>',
+            get_language() or "en",
+            gettext("Too many requests"),
+            gettext("Too many requests"),
+            text,
+        )
+        response = HttpResponse(body, status=429)
+    response["Retry-After"] = str(seconds)
+    return response
+
+
+def heavy_throttle(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Count a plain Django view in the ``heavy`` scope (put it under ``login_required``, so that it counts per
+    user): past the rate it answers 429 (``heavy_too_many``) without running the view."""
+
+    @wraps(view)
+    def throttled(request: Any, *args: Any, **kwargs: Any) -> Any:
+        throttle = HeavyThrottle()
+        if not throttle.allow_request(request, None):
+            return heavy_too_many(request, throttle.wait())
+        return view(request, *args, **kwargs)
+
+    return throttled

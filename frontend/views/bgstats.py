@@ -22,6 +22,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from scoring import bgstats_export, selectors, services
 from scoring.services.bgstats import NEW, SKIP
+from scoring.throttles import heavy_throttle
 
 from .common import error_text, page
 
@@ -34,6 +35,7 @@ def _key(token: str) -> str:
 
 @login_required
 @require_safe
+@heavy_throttle
 def group_export_bgstats(request: HttpRequest, group_id: int) -> HttpResponse:
     """The group's finished matches as a BG Stats backup file."""
     group = selectors.group_get(user=request.user, group_id=group_id)

@@ -9,7 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.http import content_disposition_header
@@ -21,6 +21,7 @@ from frontend import labels
 from frontend.rulebook import games
 from scoring import exporting, importing, rules, selectors, services, spreadsheet
 from scoring.models import Match, Membership, Player
+from scoring.throttles import heavy_throttle
 
 from .common import error_text, page
 
@@ -158,23 +159,14 @@ def group_leave(request: HttpRequest, group_id: int) -> HttpResponse:
 
 
 def _options_words(match: Match) -> str:
-    """The match options in words of the active language: a choice by its own words (they say what they
-    are: "full team totals"), a number or yes/no after the option's label; separated by semicolons."""
+    """Every option of the match in words of the active language that say what each is about ("jokers join a
+    held colour": a choice alone, "a colour the player already has", says nothing of jokers), separated by
+    semicolons."""
     try:
         ruleset = rules.get(match.ruleset)
     except (KeyError, ModuleNotFoundError):
         return ""
-    words = []
-    for spec in ruleset.options:
-        if spec.kind == "json" or spec.key not in match.options:
-            continue
-        value = match.options[spec.key]
-        if spec.kind == "choice":
-            words.append(str(labels.choice(spec.key, value)))
-        else:
-            shown = (gettext("yes") if value else gettext("no")) if spec.kind == "bool" else str(value)
-            words.append(f"{gettext(spec.label)}: {shown}")
-    return "; ".join(words)
+    return "; ".join(labels.option_words_every(ruleset, match.options))
 
 
 def _download(response: HttpResponse, group: Any, extension: str) -> HttpResponse:
@@ -185,23 +177,26 @@ def _download(response: HttpResponse, group: Any, extension: str) -> HttpRespons
 
 @login_required
 @require_safe
+@heavy_throttle
 def group_export_csv(request: HttpRequest, group_id: int) -> HttpResponse:
-    """Every player's points in every round, for a spreadsheet (UTF-8 with a byte order mark)."""
+    """Every player's points in every round (and every match recorded from its final scores), for a
+    spreadsheet of the reader's language; streamed a batch of matches at a time."""
     group = selectors.group_get(user=request.user, group_id=group_id)
     names = {g["key"]: g["name"] for g in games()}
-    text = spreadsheet.group_export_scores_csv(
+    chunks = spreadsheet.group_export_scores_stream(
         group=group, game_name=lambda key: names.get(key, key), options_text=_options_words
     )
-    return _download(HttpResponse(text.encode("utf-8"), content_type="text/csv; charset=utf-8"), group, "csv")
+    return _download(StreamingHttpResponse(chunks, content_type="text/csv; charset=utf-8"), group, "csv")
 
 
 @login_required
 @require_safe
+@heavy_throttle
 def group_export_json(request: HttpRequest, group_id: int) -> HttpResponse:
-    """The whole group as the JSON document that an import reads back."""
+    """The whole group as the JSON document that an import reads back, streamed a batch of matches at a time."""
     group = selectors.group_get(user=request.user, group_id=group_id)
-    response = JsonResponse(exporting.group_export(group=group), json_dumps_params={"ensure_ascii": False, "indent": 1})
-    return _download(response, group, "json")
+    chunks = exporting.group_export_stream(group=group)
+    return _download(StreamingHttpResponse(chunks, content_type="application/json"), group, "json")
 
 
 class _TooLarge(Exception):
@@ -231,14 +226,20 @@ def _read_upload(request: HttpRequest) -> tuple[Any, bytes]:
 
 
 def _result_page(
-    request: HttpRequest, group: Any, problems: list[tuple[str, list[str]]], added: tuple[int, int], file_name: str
+    request: HttpRequest,
+    group: Any,
+    problems: list[tuple[str, list[str]]],
+    added: dict[str, int],
+    file_name: str,
 ) -> HttpResponse:
     context = {
         "group": group,
         "problems": problems[:50],
         "more_problems": max(0, len(problems) - 50),
-        "added_players": added[0],
-        "added_matches": added[1],
+        "added_players": added.get("players", 0),
+        "added_matches": added.get("matches", 0),
+        "already_matches": added.get("already", 0),
+        "added_presets": added.get("presets", 0),
         "file_name": file_name,
     }
     return page(request, "frontend/groups/import_result.html", context, status=400 if problems else 200)
@@ -247,31 +248,31 @@ def _result_page(
 @login_required
 @require_POST
 def group_import(request: HttpRequest, group_id: int) -> HttpResponse:
-    """Import a JSON export into this group (owners), through the import service; a page with the outcome.
-    A large file is imported by a background job: the answer is then its progress page."""
+    """Import a JSON export into this group (owners), through the import service; a page with the outcome (what
+    was added, and the matches the group already held, which are left alone).  A large file is imported by a
+    background job: the answer is then its progress page."""
     group = selectors.group_get(user=request.user, group_id=group_id)
     file_name = getattr(request.FILES.get("file"), "name", "")
-    before = (selectors.player_list(group=group).count(), Match.objects.filter(group=group).count())
     problems: list[tuple[str, list[str]]] = []
+    added: dict[str, int] = {}
     try:
         data, raw = _read_upload(request)
         if data is None:
             job_id = importing.job_start(raw=raw, user=request.user, group=group)
             request.session[f"import-{job_id}"] = file_name
             return redirect("group_import_job", group.pk, job_id)
-        exporting.group_import(group=group, data=data, user=request.user)
+        added = exporting.group_import(group=group, data=data, user=request.user).as_dict()
     except _TooLarge:
         mb = settings.IMPORT_MAX_BYTES // (1024 * 1024)
         problems = [("file", [gettext("The file is larger than %(n)d MB.") % {"n": mb}])]
-        response = _result_page(request, group, problems, (0, 0), file_name)
+        response = _result_page(request, group, problems, {}, file_name)
         response.status_code = 413
         return response
     except services.ValidationFailed as exc:
         problems = list(exc.problems.items())
     except services.ServiceError as exc:
         problems = [("", [error_text(exc)])]
-    after = (selectors.player_list(group=group).count(), Match.objects.filter(group=group).count())
-    return _result_page(request, group, problems, (after[0] - before[0], after[1] - before[1]), file_name)
+    return _result_page(request, group, problems, added, file_name)
 
 
 @login_required
@@ -284,9 +285,8 @@ def group_import_job(request: HttpRequest, group_id: int, job_id: str) -> HttpRe
         raise Http404
     file_name = request.session.get(f"import-{job_id}", "")
     if job["state"] == "failed":
-        return _result_page(request, group, list(job.get("errors", {}).items()), (0, 0), file_name)
+        return _result_page(request, group, list(job.get("errors", {}).items()), {}, file_name)
     if job["state"] == "done":
-        added = job.get("added", {})
-        return _result_page(request, group, [], (added.get("players", 0), added.get("matches", 0)), file_name)
+        return _result_page(request, group, [], job.get("added", {}), file_name)
     context = {"group": group, "job": job, "job_id": job_id, "file_name": file_name}
     return page(request, "frontend/groups/import_progress.html", context)

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_http_methods
 from frontend import entry, labels
 from scoring import selectors, services
 from scoring.models import Match
+from scoring.throttles import heavy_throttle
 
 from .common import error_text, page
 from .matches import _option_fields, _options_from_post
@@ -140,6 +141,7 @@ def _apply(
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@heavy_throttle
 def match_options(request: HttpRequest, match_id: int) -> HttpResponse:
     """Change a match's options: the controls, a Preview of every round before and after, then Apply."""
     match = selectors.match_get(user=request.user, match_id=match_id)
@@ -169,6 +171,7 @@ def match_options(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@heavy_throttle
 def match_rescore(request: HttpRequest, match_id: int) -> HttpResponse:
     """Rescore a match with the rules' current version: the preview at once, then Apply."""
     match = selectors.match_get(user=request.user, match_id=match_id)

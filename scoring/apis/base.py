@@ -226,8 +226,14 @@ class ApiView(GenericAPIView):
     def expected_version(self, data: dict[str, Any] | None = None) -> int | None:
         """The version the client edits: If-Match header, else ``version`` in the body or the query.
 
-        ASCII digits only (``"²"`` or ``"١"`` are not versions): anything else is a 400 naming ``version``."""
-        raw: Any = self.request.headers.get("If-Match") or None  # an empty header is no header
+        ASCII digits only (``"²"`` or ``"١"`` are not versions): anything else is a 400 naming ``version``.  An
+        If-Match header that is there but empty (or blank) is a 400 too, never "no header": a client that meant to
+        send a version and lost it must not have its change applied unchecked."""
+        raw: Any = self.request.headers.get("If-Match")
+        if raw is not None and not raw.strip():
+            raise ValidationFailed.single(
+                "version", gettext('The If-Match header is empty: send the version you are changing, e.g. "3".')
+            )
         if raw is None and data is not None and data.get("version") is not None:
             raw = data["version"]
         if raw is None:

@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from scoring import bgstats_export, services
 from scoring.serializers import ErrorSerializer, ObjectField
 from scoring.services import ValidationFailed
+from scoring.throttles import HeavyThrottle, WriteThrottle
 
 from .base import ApiView
 from .exports import ImportJSONParser
@@ -71,6 +72,7 @@ def _mapping(value: Any) -> dict[int, Any]:
 
 class BgStatsExportView(ApiView):
     serializer_class = BgStatsSummarySerializer
+    throttle_classes = [WriteThrottle, HeavyThrottle]
 
     @extend_schema(responses={200: BACKUP, 404: ErrorSerializer}, summary="Export a group as a BG Stats backup")
     def get(self, request: Request, group_id: int) -> Response:

@@ -10,11 +10,12 @@ import json
 from typing import Any
 
 from django.conf import settings
-from django.http import Http404, HttpResponse
+from django.http import Http404, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.urls import reverse
 from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import exceptions, serializers, status
 from rest_framework.parsers import BaseParser
 from rest_framework.request import Request
@@ -23,6 +24,7 @@ from rest_framework.response import Response
 from scoring import exporting, importing
 from scoring.serializers import ErrorSerializer, GroupSerializer
 from scoring.services import ValidationFailed
+from scoring.throttles import HeavyThrottle, WriteThrottle
 
 from .base import ApiView, _has_nul
 from .groups import ERRORS
@@ -63,6 +65,24 @@ class ImportJSONParser(BaseParser):
         return data
 
 
+class ImportedSerializer(serializers.Serializer):
+    players = serializers.IntegerField(help_text="players added")
+    matches = serializers.IntegerField(help_text="matches added")
+    already = serializers.IntegerField(help_text="matches of the file the group already held (left as they are)")
+    presets = serializers.IntegerField(help_text="house rules added")
+
+
+class GroupImportResultSerializer(GroupSerializer):
+    imported = serializers.SerializerMethodField()
+
+    class Meta(GroupSerializer.Meta):
+        fields = [*GroupSerializer.Meta.fields, "imported"]
+
+    @extend_schema_field(ImportedSerializer)
+    def get_imported(self, group: Any) -> dict[str, int]:
+        return self.context["imported"]
+
+
 class ImportJobSerializer(serializers.Serializer):
     id = serializers.CharField()
     state = serializers.ChoiceField(choices=["queued", "running", "done", "failed"])
@@ -74,6 +94,7 @@ class ImportJobSerializer(serializers.Serializer):
         required=False,
         help_text="field path -> problems, when the import failed (nothing was written)",
     )
+    imported = ImportedSerializer(required=False, help_text="what was added, once done")
 
 
 class _ImportBase(ApiView):
@@ -111,6 +132,7 @@ def _job_body(job_id: str, job: dict[str, Any], request: Request) -> dict[str, A
     if job.get("state") == "done":
         group = selectors.group_get(user=request.user, group_id=job["group"])
         body["group"] = GroupSerializer(group).data
+        body["imported"] = job.get("added", {})
     if job.get("state") == "failed":
         body["errors"] = job.get("errors", {})
     return body
@@ -131,28 +153,34 @@ class ImportJobView(ApiView):
 
 class GroupExportView(ApiView):
     serializer_class = GroupSerializer
+    throttle_classes = [WriteThrottle, HeavyThrottle]
 
     @extend_schema(responses={200: DOCUMENT, 404: ErrorSerializer}, summary="Export a group as JSON")
-    def get(self, request: Request, group_id: int) -> Response:
+    def get(self, request: Request, group_id: int) -> HttpResponseBase:
+        """The whole group (players, house rules, matches with their rounds and history, night corrections),
+        streamed a batch of matches at a time; importing it into an empty group and exporting that gives the same
+        document.  Counted in the ``heavy`` throttle scope."""
         group = self.group(group_id=group_id)
-        response = Response(exporting.group_export(group=group))
+        response = StreamingHttpResponse(exporting.group_export_stream(group=group), content_type="application/json")
         response["Content-Disposition"] = f'attachment; filename="group-{group.pk}.json"'
         return response
 
 
 class GroupExportCsvView(ApiView):
     serializer_class = GroupSerializer
+    throttle_classes = [WriteThrottle, HeavyThrottle]
 
     @extend_schema(
         responses={(200, "text/csv"): OpenApiTypes.STR, 404: ErrorSerializer},
         summary="Export one table of a group as CSV (players, matches or rounds)",
     )
-    def get(self, request: Request, group_id: int, table: str) -> HttpResponse:
+    def get(self, request: Request, group_id: int, table: str) -> HttpResponseBase:
+        """Streamed a batch of matches at a time; counted in the ``heavy`` throttle scope."""
         group = self.group(group_id=group_id)
         if table not in exporting.TABLES:
             raise Http404
-        response = HttpResponse(
-            exporting.group_export_csv(group=group, table=table), content_type="text/csv; charset=utf-8"
+        response = StreamingHttpResponse(
+            exporting.group_export_csv_stream(group=group, table=table), content_type="text/csv; charset=utf-8"
         )
         response["Content-Disposition"] = f'attachment; filename="group-{group.pk}-{table}.csv"'
         return response
@@ -177,13 +205,17 @@ class GroupImportView(_ImportBase):
     @extend_schema(
         request=OpenApiTypes.OBJECT,
         operation_id="group_import",
-        responses={200: GroupSerializer, 202: ImportJobSerializer, 413: ErrorSerializer, **ERRORS},
+        responses={200: GroupImportResultSerializer, 202: ImportJobSerializer, 413: ErrorSerializer, **ERRORS},
         summary="Import an export into this group (owners)",
+        description="Adds what the group does not hold yet: a match it already holds (by its identifier, or an "
+        "older file's match by game, start time and players) is left as it is and counted in `imported.already`, "
+        "so importing the same file twice adds nothing.",
     )
     def post(self, request: Request, group_id: int) -> Response:
         group = self.group(group_id=group_id)
         raw = self.large()
         if raw is not None:
             return self.queued(importing.job_start(raw=raw, user=request.user, group=group))
-        exporting.group_import(group=group, data=self.document(), user=request.user)
-        return Response(GroupSerializer(self.group(group_id=group.pk)).data)
+        summary = exporting.group_import(group=group, data=self.document(), user=request.user)
+        context = {"imported": summary.as_dict()}
+        return Response(GroupImportResultSerializer(self.group(group_id=group.pk), context=context).data)

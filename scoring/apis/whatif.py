@@ -9,6 +9,7 @@ from rest_framework.response import Response
 
 from scoring import services
 from scoring.serializers_whatif import OptionsPreviewRequestSerializer, PreviewSerializer
+from scoring.throttles import HeavyThrottle, WriteThrottle
 
 from . import examples
 from .base import ApiView
@@ -17,6 +18,7 @@ from .groups import ERRORS
 
 class MatchOptionsPreviewView(ApiView):
     serializer_class = PreviewSerializer
+    throttle_classes = [WriteThrottle, HeavyThrottle]  # every round scored twice: the heavy scope too
 
     @extend_schema(
         request=OptionsPreviewRequestSerializer,
@@ -38,6 +40,7 @@ class MatchOptionsPreviewView(ApiView):
 
 class MatchRescorePreviewView(ApiView):
     serializer_class = PreviewSerializer
+    throttle_classes = [WriteThrottle, HeavyThrottle]
 
     @extend_schema(
         request=None,

@@ -22,7 +22,7 @@ from scoring.models import BgStatsPlay, Group, Match, Player
 from .access import owner_require
 from .errors import ServiceError, ValidationFailed
 from .players import player_create
-from .totals import match_record_totals
+from .totals import POINTS_LIMIT, match_record_totals, played_at_check
 
 NEW = "new"
 SKIP = "skip"
@@ -93,6 +93,16 @@ def _problem(play: bgstats.Play, ruleset: rules.Ruleset, names: dict[int, str]) 
                 "name": names[s.player],
                 "score": s.score,
             }
+    for s in play.scores:
+        if not -POINTS_LIMIT <= s.score <= POINTS_LIMIT:
+            return gettext("%(name)s's score is beyond %(limit)s points") % {
+                "name": names[s.player],
+                "limit": POINTS_LIMIT,
+            }
+    try:
+        played_at_check(play.played_at)
+    except ValidationFailed as exc:
+        return " ".join(text for texts in exc.problems.values() for text in texts)
     count = len(play.scores)
     if not ruleset.min_players <= count <= ruleset.max_players:
         return gettext("%(game)s is played by %(low)d to %(high)d players, not %(n)d") % {
@@ -181,21 +191,21 @@ def _mapping(group: Group, plan: Plan, given: dict[int, Any] | None, user: Any) 
     return out
 
 
-def _create_players(
-    group: Group, plan: Plan, mapping: dict[int, Player | str], needed: set[int], user: Any
-) -> list[str]:
-    created = []
-    for p in plan.players:
-        if mapping[p.id] != NEW or p.id not in needed:
-            continue
-        try:
-            player = player_create(group=group, name=p.name, user=user)
-        except ValidationFailed as exc:
-            texts = [t for ts in exc.problems.values() for t in ts]
-            raise ValidationFailed.single(f"players.{p.id}", f"{p.name or '?'}: {' '.join(texts)}") from None
-        mapping[p.id] = player
-        created.append(player.name)
-    return created
+class _NameRefused(Exception):
+    """A BG Stats player's name that the group cannot take: the whole import is refused, naming them."""
+
+    def __init__(self, error: ValidationFailed) -> None:
+        super().__init__()
+        self.error = error
+
+
+def _player_new(group: Group, p: PlanPlayer, user: Any) -> Player:
+    try:
+        return player_create(group=group, name=p.name, user=user)
+    except ValidationFailed as exc:
+        texts = [t for ts in exc.problems.values() for t in ts]
+        refused = ValidationFailed.single(f"players.{p.id}", f"{p.name or '?'}: {' '.join(texts)}")
+        raise _NameRefused(refused) from None
 
 
 @transaction.atomic
@@ -217,26 +227,39 @@ def bgstats_import(*, group: Group, data: Any, user: Any, players: dict[int, Any
             skipped.append((play.label, gettext("%(name)s's plays are skipped") % {"name": dropped[0]}))
         else:
             wanted.append(play)
-    created = _create_players(group, plan, mapping, {pid for play in wanted for pid, _ in play.seats}, user)
+    created: list[str] = []
     imported = 0
+    by_id = {p.id: p for p in plan.players}
     for play in wanted:
-        seated = [mapping[pid] for pid, _ in play.seats]
+        # One savepoint per play: a play refused here leaves nothing behind, not even the players it would
+        # have added (they are created with the first play of theirs that is imported).
+        fresh: dict[int, Player] = {}
         try:
-            match = match_record_totals(
-                group=group,
-                ruleset=play.ruleset,
-                options={},
-                player_ids=[p.pk for p in seated if isinstance(p, Player)],
-                points=[score for _, score in play.seats],
-                played_at=play.played_at,
-                user=user,
-                winners=play.winners or None,  # as BG Stats recorded them; none marked: the best totals
-            )
+            with transaction.atomic():
+                for pid, _score in play.seats:
+                    if mapping[pid] == NEW and pid not in fresh:
+                        fresh[pid] = _player_new(group, by_id[pid], user)
+                seated = [fresh.get(pid) or mapping[pid] for pid, _ in play.seats]
+                match = match_record_totals(
+                    group=group,
+                    ruleset=play.ruleset,
+                    options={},
+                    player_ids=[p.pk for p in seated if isinstance(p, Player)],
+                    points=[score for _, score in play.seats],
+                    played_at=play.played_at,
+                    user=user,
+                    winners=play.winners or None,  # as BG Stats recorded them; none marked: the best totals
+                )
+                BgStatsPlay.objects.create(group=group, uuid=play.uuid, match=match)
+        except _NameRefused as refused:
+            raise refused.error from None  # (the outer transaction rolls back the plays imported before it)
         except ServiceError as exc:
             problems = getattr(exc, "problems", None) or {"": [str(exc)]}
             skipped.append((play.label, " ".join(t for ts in problems.values() for t in ts)))
             continue
-        BgStatsPlay.objects.create(group=group, uuid=play.uuid, match=match)
+        for pid, player in fresh.items():
+            mapping[pid] = player
+            created.append(player.name)
         imported += 1
     return {
         "plays": plan.ours,

@@ -86,8 +86,16 @@ def match_rematch(*, match: Match, user: Any) -> Match:
     )
 
 
+def _leaves_its_house_rules(match: Match, options: dict[str, Any]) -> bool:
+    """Whether ``options`` are no longer those of the house rules the match names (the label must go: the page
+    would otherwise name rules that were not played).  The per-match set-ups are not part of house rules."""
+    version = match.preset_version
+    return version is not None and any(options.get(k) != v for k, v in version.options.items())
+
+
 def match_options_change(*, match: Match, options: dict[str, Any], expected_version: int | None, user: Any) -> Match:
-    """Change the match options and re-score every round under them (refused if a round breaks)."""
+    """Change the match options and re-score every round under them (refused if a round breaks).  Options that
+    leave the house rules the match was started from drop their label (``preset_version``)."""
     with transaction.atomic():
         locked = match_lock(match_id=match.pk)
         member_require(group=locked.group, user=user)
@@ -99,6 +107,8 @@ def match_options_change(*, match: Match, options: dict[str, Any], expected_vers
         if parsed == locked.options:
             return locked
         before = match_snapshot(locked)
+        if _leaves_its_house_rules(locked, parsed):
+            locked.preset_version = None
         locked.options = parsed
         results = rounds_rescore(
             match=locked, ruleset=rules, seats=seats, live=live_rounds(locked), options=parsed, user=user, names=names

@@ -27,8 +27,10 @@ POINTS_LIMIT = 100_000
 EARLIEST = dt.date(1990, 1, 1)
 
 
-def _played_at(value: Any) -> dt.datetime:
-    """The moment a match was played: a date becomes that day at noon (local time, never after now)."""
+def played_at_check(value: Any) -> dt.datetime:
+    """The moment a match was played: a date becomes that day at noon (local time, never after now); a
+    ValidationFailed under ``played_at`` for a day in the future or before ``EARLIEST`` (the BG Stats import
+    asks before it adds anyone)."""
     now = timezone.now()
     if isinstance(value, dt.datetime):
         moment = value if timezone.is_aware(value) else timezone.make_aware(value)
@@ -110,7 +112,7 @@ def match_record_totals(
     parsed = options_or_fail(rules, options, players=len(seated))
     totals = _points(seated, points)
     _teams_check(seated, totals, rules.fixed_teams(parsed, players=len(seated)))
-    moment = _played_at(played_at)
+    moment = played_at_check(played_at)
     match = Match.objects.create(
         group=group,
         ruleset=rules.key,

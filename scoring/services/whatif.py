@@ -49,6 +49,7 @@ class Outcome:
     points: dict[int, list[int]]
     totals: list[int]
     winners: list[str]
+    house_rules: dict[str, Any] | None  # the house rules the match names (preset id, name, version), or None
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,9 @@ class Preview:
     finished_after: bool
     needs_rescore: bool  # some round was scored by an older version of the rules
     changed: bool = field(default=False)  # any round's points, the totals, the winners or the state change
+    # the house rules the match names now and after applying (None: none); new options that leave them drop them
+    house_rules_before: dict[str, Any] | None = None
+    house_rules_after: dict[str, Any] | None = None
 
     @property
     def changed_rounds(self) -> int:
@@ -84,7 +88,7 @@ class _Discard(Exception):
 
 def _outcome(match_id: int) -> Outcome:
     """The match as the database holds it now (inside the savepoint: as applying left it)."""
-    match = Match.objects.select_related("group").get(pk=match_id)
+    match = Match.objects.select_related("group", "preset_version").get(pk=match_id)
     board = selectors.match_scoreboard(match=match)
     names = [p["name"] for p in board["players"]]
     finished = match.state == Match.State.FINISHED
@@ -103,7 +107,15 @@ def _outcome(match_id: int) -> Outcome:
         points={r["number"]: list(r["points"]) for r in board["rounds"]},
         totals=list(board["totals"]),
         winners=[names[seat] for seat in winners],
+        house_rules=_house_rules(match),
     )
+
+
+def _house_rules(match: Match) -> dict[str, Any] | None:
+    version = match.preset_version
+    if version is None:
+        return None
+    return {"id": version.preset_id, "name": version.name, "version": version.number}
 
 
 def _preview(*, match: Match, user: Any, apply: Callable[[int], Any]) -> Preview:
@@ -153,6 +165,8 @@ def _preview(*, match: Match, user: Any, apply: Callable[[int], Any]) -> Preview
         finished_after=after.finished,
         needs_rescore=before.needs_rescore,
         changed=changed,
+        house_rules_before=before.house_rules,
+        house_rules_after=after.house_rules,
     )
 
 

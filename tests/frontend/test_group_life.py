@@ -17,7 +17,7 @@ from django.utils import translation
 
 from scoring import exporting, selectors, services
 from scoring.models import Group, Match, Membership, Player, Score
-from tests.scoring.helpers import njet_facts
+from tests.scoring.helpers import njet_facts, streamed
 
 pytestmark = pytest.mark.django_db
 
@@ -255,13 +255,15 @@ def test_the_csv_download_has_one_row_per_player_per_round(client_in, group, pla
     assert response.status_code == 200
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response["Content-Disposition"] == 'attachment; filename="friday-table.csv"'
-    assert response.content.startswith(b"\xef\xbb\xbf")
-    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    body = streamed(response)
+    assert body.startswith(b"\xef\xbb\xbf")
+    rows = list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))
     assert rows[0] == ["Match", "Game", "Options", "Date", "Round", "Player", "Points", "Total"]
     assert len(rows) == 1 + 2 * 5  # the deleted third round is not there
     first = rows[1]
     assert first[:2] == [str(played.pk), "NJET"]
-    assert first[2] == "full team totals; English edition: the last of equal cards wins"
+    # every option in words that say what it is about (issue 43: "full team totals" alone says nothing)
+    assert first[2] == "full totals recorded; English tie rule"
     assert re.fullmatch(r"\d{4}-\d\d-\d\d", first[3])
     assert [r[4:6] for r in rows[1:6]] == [["1", n] for n in ("Anna", "Bence", "Cili", "Dani", "Emil")]
     points = {(r[4], r[5]): (int(r[6]), int(r[7])) for r in rows[1:]}
@@ -275,12 +277,13 @@ def test_the_csv_speaks_hungarian_and_names_the_file_after_the_group(user, group
     response = client_for(user, "hu").get(f"/groups/{group.pk}/export.csv")
 
     assert response["Content-Disposition"] == "attachment; filename*=utf-8''p%C3%A9ntek-esti-k%C3%B6r.csv"
-    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    # a Hungarian spreadsheet reads semicolons (its decimal mark is the comma): issue 43
+    rows = list(csv.reader(io.StringIO(streamed(response).decode("utf-8-sig")), delimiter=";"))
     assert rows[0] == ["Mérkőzés", "Játék", "Beállítások", "Dátum", "Kör", "Játékos", "Pontok", "Összesen"]
     with translation.override("hu"):
         from frontend import labels
 
-        assert rows[1][2].startswith(str(labels.choice("recording", "full")))
+        assert rows[1][2].startswith(str(labels.OPTION_WORDS["recording"]["full"]))
 
 
 def test_the_json_download_is_the_export_document(client_in, group, played):
@@ -288,7 +291,7 @@ def test_the_json_download_is_the_export_document(client_in, group, played):
 
     assert response.status_code == 200
     assert response["Content-Disposition"] == 'attachment; filename="friday-table.json"'
-    assert json.loads(response.content) == exporting.group_export(group=group)
+    assert json.loads(streamed(response)) == exporting.group_export(group=group)
 
 
 def test_an_archived_player_round_trips_through_the_json_export(user, group, players, played):

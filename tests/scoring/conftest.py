@@ -90,6 +90,7 @@ def wsgi_calls(db: None, settings: Any) -> Iterator[None]:
             "calculator": "100000/min",
             "writes": "100000/min",
             "auth": "100000/min",
+            "heavy": "100000/min",
         },
     }
     # Like Django's test client: keep the test's database connection (and its transaction) open across requests.

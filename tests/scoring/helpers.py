@@ -8,6 +8,13 @@ from scoring import rules, services
 from scoring.models import Match
 
 
+def streamed(response: Any) -> bytes:
+    """A response's body, whether it was sent whole or streamed (the exports stream)."""
+    if getattr(response, "streaming", False):
+        return b"".join(response.streaming_content)
+    return bytes(response.content)
+
+
 def example(key: str) -> dict[str, Any]:
     return rules.get(key).example
 

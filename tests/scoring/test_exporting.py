@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 
 from scoring import exporting, services
 from scoring.models import Group, Match, Membership, Player, Round, Score
-from tests.scoring.helpers import WS_ROUND_1, WS_ROUND_2, njet_facts, record, ws_match
+from tests.scoring.helpers import WS_ROUND_1, WS_ROUND_2, njet_facts, record, streamed, ws_match
 
 pytestmark = pytest.mark.django_db
 
@@ -104,11 +105,12 @@ def test_the_json_export_endpoint_round_trips_through_the_import_endpoint(played
     mate = client_for(played.member)
     mate.post(f"/api/v1/invitations/{mate.get('/api/v1/invitations').json()['results'][0]['id']}/accept")
 
-    imported = api.post(f"/api/v1/groups/{target['id']}/import", exported.json(), format="json")
+    document = json.loads(streamed(exported))
+    imported = api.post(f"/api/v1/groups/{target['id']}/import", document, format="json")
 
     assert imported.status_code == 200, imported.json()
-    again = api.get(f"/api/v1/groups/{target['id']}/export").json()
-    assert _without_group_name(again) == _without_group_name(exported.json())
+    again = json.loads(streamed(api.get(f"/api/v1/groups/{target['id']}/export")))
+    assert _without_group_name(again) == _without_group_name(document)
 
 
 @pytest.mark.parametrize(
@@ -154,10 +156,10 @@ def test_csv_tables(played, client_for):
     api = client_for(played.member)
     base = f"/api/v1/groups/{played.group.pk}/export"
 
-    players = list(exporting.rows(api.get(f"{base}/players.csv").content.decode()))
-    matches = list(exporting.rows(api.get(f"{base}/matches.csv").content.decode()))
+    players = list(exporting.rows(streamed(api.get(f"{base}/players.csv")).decode()))
+    matches = list(exporting.rows(streamed(api.get(f"{base}/matches.csv")).decode()))
     rounds_response = api.get(f"{base}/rounds.csv")
-    rounds = list(exporting.rows(rounds_response.content.decode()))
+    rounds = list(exporting.rows(streamed(rounds_response).decode()))
 
     assert rounds_response["Content-Type"].startswith("text/csv")
     assert players[0] == ["player_id", "name", "user", "guest", "created_at"]
@@ -171,7 +173,7 @@ def test_csv_tables(played, client_for):
 
 def test_csv_cells_that_look_like_formulas_are_defused(table, client_for):
     services.player_create(group=table.group, name="=HYPERLINK(1)", user=table.owner)
-    text = client_for(table.owner).get(f"/api/v1/groups/{table.group.pk}/export/players.csv").content.decode()
+    text = streamed(client_for(table.owner).get(f"/api/v1/groups/{table.group.pk}/export/players.csv")).decode()
     assert "'=HYPERLINK(1)" in text
 
 

@@ -79,9 +79,14 @@ def test_a_version_that_is_not_ascii_digits_is_a_400(api: Any, rounds_url: str, 
     assert Round.objects.get(number=1).deleted_at is None
 
 
-def test_an_empty_if_match_falls_back_to_the_query(api: Any, rounds_url: str) -> None:
-    """Row "API errors": an empty If-Match header is no header (it hid ``?version=``)."""
-    assert api.delete(f"{rounds_url}/1?version=1", HTTP_IF_MATCH="").status_code == 200
+@pytest.mark.parametrize("empty", ["", " "])
+def test_an_empty_if_match_is_refused_not_taken_for_no_header(api: Any, rounds_url: str, empty: str) -> None:
+    """Issue 43 §3 (it reverses the earlier "an empty If-Match is no header"): a header that is there but empty is
+    a 400 naming ``version``, even with ``?version=`` beside it, and nothing changes."""
+    response = api.delete(f"{rounds_url}/1?version=1", HTTP_IF_MATCH=empty)
+    assert response.status_code == 400
+    assert list(response.json()["errors"]) == ["version"]
+    assert Round.objects.get(number=1).deleted_at is None
 
 
 @pytest.mark.parametrize("query", ["offset=null", "offset=-1", "offset=²", "limit=0", "limit=abc", "limit=١"])
