@@ -7,6 +7,7 @@ import copy
 import datetime as dt
 import io
 import re
+import uuid
 from typing import Any
 from unittest.mock import patch
 
@@ -64,6 +65,13 @@ def imported(table: Table) -> Table:
     document["matches"] = []
     for i in range(1000):
         match = copy.deepcopy(template)
+        match["uid"] = str(uuid.uuid4())  # 1 000 different matches: each its own stable identifiers
+        fresh = {rnd["uid"]: str(uuid.uuid4()) for rnd in match["rounds"]}
+        for rnd in match["rounds"]:
+            rnd["uid"] = fresh[rnd["uid"]]
+        for event in match.get("history", []):
+            if event.get("round") in fresh:
+                event["round"] = fresh[event["round"]]
         start = T0 + dt.timedelta(minutes=i)
         match["created_at"] = start.isoformat()
         match["finished_at"] = (start + dt.timedelta(seconds=50)).isoformat()
