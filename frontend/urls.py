@@ -118,6 +118,7 @@ urlpatterns = [
     path("matches/<int:match_id>/rescore", whatif.match_rescore, name="match_rescore"),
     path("matches/<int:match_id>/entry", rounds.entry_form, name="entry_form"),
     path("matches/<int:match_id>/rounds", rounds.round_new, name="round_new"),
+    path("matches/<int:match_id>/rounds/conflict", rounds.round_conflict, name="round_conflict"),
     path("matches/<int:match_id>/preview", rounds.preview, name="round_preview"),
     path("matches/<int:match_id>/rounds/<int:number>/edit", rounds.round_edit, name="round_edit"),
     path("matches/<int:match_id>/rounds/<int:number>/delete", rounds.round_delete, name="round_delete"),

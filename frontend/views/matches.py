@@ -184,8 +184,6 @@ def _board_context(match: Match) -> dict[str, Any]:
     return {
         "deleted": deleted,
         "entries": entries,
-        # who saved the newest rounds, for the warning a half-filled form shows when its round was saved elsewhere
-        "savers": [{"number": r["number"], "name": r["saver"]} for r in rows[:3]],
         "match": match,
         "board": board,
         "last": {**last, "per_player": _per_player(last, board)} if last else None,
