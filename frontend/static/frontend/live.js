@@ -12,11 +12,12 @@
     root.dataset.liveEvents = "0";
     root.dataset.live = "connecting";
     function refresh() { last = Date.now(); htmx.trigger(board, "sk:live"); }
-    /* the poll ("every 3s") is skipped while the stream is open and the board is fresh */
+    /* the poll ("every 3s") is skipped while the stream is open and the board is fresh; a refresh this page asks
+       for itself (after its own save, app.js) is never skipped: the stream may be dead without knowing it yet */
     d.addEventListener("htmx:beforeRequest", function (e) {
       if (e.detail.elt !== board || root.dataset.live !== "open") return;
-      var why = e.detail.requestConfig && e.detail.requestConfig.triggeringEvent;
-      if (why && why.type === "sk:live") return;
+      var how = e.detail.requestConfig || {}, why = how.triggeringEvent;
+      if ((why && why.type === "sk:live") || (how.headers && how.headers["X-SK-Refresh"])) return;
       if (Date.now() - last < slow) e.preventDefault();
       else last = Date.now();
     });
@@ -34,6 +35,14 @@
       });
     }
     connect();
+    /* a connection that went away takes the stream with it, often without a word until the heartbeat fails:
+       while offline the poll is not thinned, and once back a new stream is opened and the board fetched at once */
+    window.addEventListener("offline", function () { es.close(); root.dataset.live = "off"; });
+    window.addEventListener("online", function () {
+      es.close();
+      connect();
+      refresh();
+    });
     /* a phone put away closes its stream; the poll (and a new stream) resume when it is shown again */
     d.addEventListener("visibilitychange", function () {
       if (d.hidden) { es.close(); root.dataset.live = "off"; }
