@@ -144,8 +144,7 @@
   function refreshBoard() {
     var b = $("#board");
     if (b && window.htmx) {  // a failed refresh is retried by the next poll
-      var ask = { target: "#board", swap: "innerHTML", headers: { "X-SK-Refresh": "1" } };  // not the thinned poll
-      return htmx.ajax("GET", b.dataset.src, ask).catch(function () {});
+      return htmx.ajax("GET", b.dataset.src, { target: "#board", swap: "innerHTML" }).catch(function () {});
     }
     return Promise.resolve();
   }

@@ -12,12 +12,11 @@
     root.dataset.liveEvents = "0";
     root.dataset.live = "connecting";
     function refresh() { last = Date.now(); htmx.trigger(board, "sk:live"); }
-    /* the poll ("every 3s") is skipped while the stream is open and the board is fresh; a refresh this page asks
-       for itself (after its own save, app.js) is never skipped: the stream may be dead without knowing it yet */
+    /* the poll ("every 3s") is skipped while the stream is open and the board is fresh */
     d.addEventListener("htmx:beforeRequest", function (e) {
       if (e.detail.elt !== board || root.dataset.live !== "open") return;
-      var how = e.detail.requestConfig || {}, why = how.triggeringEvent;
-      if ((why && why.type === "sk:live") || (how.headers && how.headers["X-SK-Refresh"])) return;
+      var why = e.detail.requestConfig && e.detail.requestConfig.triggeringEvent;
+      if (why && why.type === "sk:live") return;
       if (Date.now() - last < slow) e.preventDefault();
       else last = Date.now();
     });
