@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from frontend import entry, fields, required
+from frontend import entry, entry_games, fields, required
 from frontend.conflict import conflict_context
 from frontend.entry_marks import mark_form
 from scoring import selectors, services
@@ -167,6 +167,10 @@ def preview(request: HttpRequest, match_id: int) -> HttpResponse:
     before = [r["facts"] for r in rows]
     numbers = [*(r["number"] for r in rows), number] if isinstance(number, int) else []
     context: dict[str, Any] = {"match": match}
+    if c.key == "was-sticht":  # the seats whose colours the form asks for, as the rules judge the form now
+        context["colour_seats"] = entry_games.WasSticht.colour_seats_of(
+            c, facts.get("chosen") or [], facts.get("start_player")
+        )
     try:
         result = ruleset_score(
             ruleset=c.ruleset, players=c.names, options=match.options, facts=facts, before=before, numbers=numbers
