@@ -275,7 +275,8 @@ def match_history(request: HttpRequest, match_id: int) -> HttpResponse:
     board_ = selectors.match_scoreboard(match=match)
     events = list(selectors.event_list(match=match))
     names = [p["name"] for p in board_["players"]]
-    context = {"match": match, "board": board_, "events": history_rows(events, names, match.ruleset)}
+    actors = selectors.entered_by_names(match=match, user_ids={e.actor_id for e in events})
+    context = {"match": match, "board": board_, "events": history_rows(events, names, match.ruleset, actors)}
     return page(request, "frontend/matches/history.html", context)
 
 

@@ -249,10 +249,17 @@ def round_edit(request: HttpRequest, match_id: int, number: int) -> HttpResponse
             )
         except services.StaleVersion:
             rnd = selectors.round_get(match=match, number=number)
-            notice = gettext(
-                "Someone changed this round while you were editing it. Here is the round as it is now; "
-                "make your change again."
-            )
+            by = selectors.round_changed_by(round=rnd)
+            if by:
+                notice = gettext(
+                    "%(name)s changed this round while you were editing it. Here is the round as it is now; "
+                    "make your change again."
+                ) % {"name": by}
+            else:
+                notice = gettext(
+                    "Someone changed this round while you were editing it. Here is the round as it is now; "
+                    "make your change again."
+                )
             form = entry.form_context(c, facts=rnd.facts)
         except services.ServiceError as exc:
             form = entry.form_context(c, post=request.POST, errors=_errors(exc, c.names))
