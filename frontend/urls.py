@@ -114,6 +114,7 @@ urlpatterns = [
     path("matches/<int:match_id>/undo", matches.match_undo, name="match_undo"),
     path("matches/<int:match_id>/finish", matches.match_finish, name="match_finish"),
     path("matches/<int:match_id>/reopen", matches.match_reopen, name="match_reopen"),
+    path("matches/<int:match_id>/abandon", matches.match_abandon, name="match_abandon"),
     path("matches/<int:match_id>/options", whatif.match_options, name="match_options"),
     path("matches/<int:match_id>/rescore", whatif.match_rescore, name="match_rescore"),
     path("matches/<int:match_id>/entry", rounds.entry_form, name="entry_form"),

@@ -345,6 +345,19 @@ def match_finish(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def match_abandon(request: HttpRequest, match_id: int) -> HttpResponse:
+    from django.utils.translation import gettext
+
+    return _versioned_action(
+        request,
+        match_id,
+        services.match_abandon,
+        gettext("The match was abandoned: it stays in the history and counts in no statistics."),
+    )
+
+
+@login_required
+@require_POST
 def match_reopen(request: HttpRequest, match_id: int) -> HttpResponse:
     from django.utils.translation import gettext
 

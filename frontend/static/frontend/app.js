@@ -214,6 +214,12 @@
     flush();
   }
   d.addEventListener("submit", submit);
+  /* a confirmed action (rematch, finish, abandon) is sent once however often it is tapped */
+  d.addEventListener("submit", function (e) {
+    var f = e.target;
+    if (!f.hasAttribute || !f.hasAttribute("data-once") || e.defaultPrevented) return;
+    setTimeout(function () { $$("button[type=submit]", f).forEach(function (b) { b.disabled = true; }); });
+  });
 
   function send(item) {
     return fetch(item.url, {
