@@ -95,6 +95,15 @@
     else show(f, n, next);
   });
 
+  /* what this phone typed changes: its column of points is asked again (once the taps pause) */
+  var again = null;
+  d.addEventListener("change", function (e) {
+    var f = form(), now = panel();
+    if (!f || !now || e.target.form !== f || !now.dataset.next) return;
+    clearTimeout(again);
+    again = setTimeout(function () { if (panel() === now) details(f, numberOf(f), now.dataset.next); }, 400);
+  });
+
   d.addEventListener("click", function (e) {
     var discard = e.target.closest("[data-conflict-discard]"), f = form();
     if (!discard || !f || !window.SK) return;
