@@ -85,6 +85,7 @@ def form_context(
         "first_invalid": next((e["field"] for e in errors if e.get("anchor")), None),
         "entry_template": f"frontend/entry/{c.key}.html",
         **game.context(c),
+        **game.values_context(c, form_values),
     }
 
 

@@ -92,6 +92,10 @@ class GameEntry:
     def context(self, c: EntryContext) -> dict[str, Any]:
         return {}
 
+    def values_context(self, c: EntryContext, values: Any) -> dict[str, Any]:
+        """Template context that depends on the form's current values (asked of the rules, never decided here)."""
+        return {}
+
 
 ADAPTERS: dict[str, GameEntry] = {}
 

@@ -162,7 +162,9 @@ class WasSticht(GameEntry):
         facts["chosen"] = [None if seat == start else (post.get(f"chosen.{seat}") or None) for seat in range(c.n)]
         facts["tricks"] = per_seat(post, "tricks", c.n)
         _put(facts, "last_trick", to_int(post.get("last_trick")))
-        colours = [post.getlist(f"colours.{seat}") for seat in range(c.n)]
+        # a seat with nothing ticked was not entered (it holds at least one colour when it took a trick): None, so
+        # that the rules ask only for the colours that decide a revealed task, as the preview does
+        colours = [post.getlist(f"colours.{seat}") or None for seat in range(c.n)]
         if any(colours):
             facts["colours"] = colours
         choice = post.get("start_return") or None
@@ -188,6 +190,17 @@ class WasSticht(GameEntry):
         for seat, colours in enumerate(facts.get("colours") or []):
             out[f"colours.{seat}"] = colours or []
         return out
+
+    def values_context(self, c: EntryContext, values: Any) -> dict[str, Any]:
+        """The seats whose colours the form asks for: those that decide a revealed "no colour" task (the rules
+        say which; the preview says so again as the form changes, see ``colour_seats_of``)."""
+        start = to_int(values.get("start_player"))
+        chosen = [None if seat == start else (values.get(f"chosen.{seat}") or None) for seat in range(c.n)]
+        return {"colour_seats": self.colour_seats_of(c, chosen, start)}
+
+    @staticmethod
+    def colour_seats_of(c: EntryContext, chosen: list[Any], start: Any) -> list[int]:
+        return list(c.module.colour_seats(chosen, start if isinstance(start, int) else None))
 
     def context(self, c: EntryContext) -> dict[str, Any]:
         from scoring.rules import tricks

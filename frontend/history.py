@@ -9,7 +9,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from frontend import labels
-from frontend.fields import PER_SEAT, field_words
+from frontend.fields import PER_SEAT, field_words, name_list
 from scoring.models import RoundEvent
 
 # Facts whose values are seats (or lists of seats): shown as the players' names, never as numbers.
@@ -91,6 +91,21 @@ def _by_seat(key: str, old: Any, new: Any, n: int) -> bool:
     return key in PER_SEAT or len(lists) == 2
 
 
+def _teams(value: Any, names: Sequence[str]) -> str:
+    """NJET's teams (a team number per seat, the start player's team first) as the people in each team:
+    "Anna and Cili against Bence and Dani"."""
+    if _blank(value) or not isinstance(value, list):
+        return "–"
+    groups: dict[Any, list[str]] = {}
+    for seat, team in enumerate(value):
+        if seat < len(names):
+            groups.setdefault(team, []).append(names[seat])
+    teams = [name_list(people) for people in groups.values()]
+    if len(teams) == 2:
+        return gettext("%(first)s against %(second)s") % {"first": teams[0], "second": teams[1]}
+    return " / ".join(teams)
+
+
 def facts_diff(before: Any, after: Any, names: Sequence[str]) -> list[dict[str, str]]:
     """The facts that differ between two snapshots, field by field; a fact held per player line by line, each
     headed by the player's name ("task card · Bence"); nothing shown for what stayed blank."""
@@ -100,6 +115,9 @@ def facts_diff(before: Any, after: Any, names: Sequence[str]) -> list[dict[str, 
     for key in sorted(set(before) | set(after)):
         old, new = before.get(key), after.get(key)
         if old == new or (_blank(old) and _blank(new)):
+            continue
+        if key == "teams":  # not one flag per player: who played with whom
+            out.append({"field": gettext("teams"), "old": _teams(old, names), "new": _teams(new, names)})
             continue
         if _by_seat(key, old, new, len(names)):
             olds = old if isinstance(old, list) else [None] * len(names)
@@ -113,14 +131,22 @@ def facts_diff(before: Any, after: Any, names: Sequence[str]) -> list[dict[str, 
     return out
 
 
-def history_rows(events: Sequence[RoundEvent], names: Sequence[str], ruleset_key: str) -> list[dict[str, Any]]:
+def history_rows(
+    events: Sequence[RoundEvent],
+    names: Sequence[str],
+    ruleset_key: str,
+    actors: dict[int, str] | None = None,
+) -> list[dict[str, Any]]:
+    """The events newest first, each naming who made it as the table calls them (``actors``: user id -> name,
+    see ``selectors.entered_by_names``; the account's username otherwise)."""
     rows = []
     for event in events:
         before, after = event.before or {}, event.after or {}
+        actor = (actors or {}).get(event.actor_id or 0) or (event.actor.get_username() if event.actor else "")
         row: dict[str, Any] = {
             "id": event.pk,
             "at": event.at,
-            "actor": event.actor.get_username() if event.actor else gettext("someone"),
+            "actor": actor or gettext("someone"),
             "action": event.get_action_display(),
             "round": event.round_number,
             "changes": [],

@@ -275,14 +275,22 @@ def _totals_plan(
 
 
 def _state_agrees(c: Problems, path: str, *, state: str, reason: str, finished: datetime | None, over: bool) -> bool:
-    """An open match has no finish reason or time and is not over by the rules; a finished one says why and
-    when, and "rules" only when the rules end it (a match finished by hand may also be over by the rules)."""
+    """An open match has no finish reason or time and is not over by the rules; an abandoned one has no reason but
+    the time it was abandoned; a finished one says why and when, and "rules" only when the rules end it (a match
+    finished by hand may also be over by the rules)."""
     before = len(c.found)
     if state == Match.State.OPEN:
         if reason:
             c.add(f"{path}.finish_reason", gettext("An open match has no finish reason."))
         if finished is not None:
             c.add(f"{path}.finished_at", gettext("An open match has no finishing time."))
+        if over:
+            c.add(f"{path}.state", gettext("The rules say this match is over after its rounds, so it cannot be open."))
+    elif state == Match.State.ABANDONED:  # given up before its first round: no reason, the time it was given up
+        if reason:
+            c.add(f"{path}.finish_reason", gettext("An abandoned match has no finish reason."))
+        if finished is None:
+            c.add(f"{path}.finished_at", gettext("An abandoned match needs the time it was abandoned."))
         if over:
             c.add(f"{path}.state", gettext("The rules say this match is over after its rounds, so it cannot be open."))
     else:

@@ -153,6 +153,8 @@ class Match(models.Model):
     class State(models.TextChoices):
         OPEN = "open", _("open")
         FINISHED = "finished", _("finished")
+        # an empty match given up (no round was ever kept): it stays in the history and counts in no statistics
+        ABANDONED = "abandoned", _("abandoned")
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="matches")
     ruleset = models.CharField(max_length=20)
@@ -310,6 +312,7 @@ class RoundEvent(models.Model):
         FINISH = "finish", _("finished")
         REOPEN = "reopen", _("reopened")
         MERGE = "merge", _("players merged")
+        ABANDON = "abandon", _("abandoned")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
     round = models.ForeignKey(Round, null=True, on_delete=models.SET_NULL, related_name="events")

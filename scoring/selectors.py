@@ -308,6 +308,15 @@ def round_savers(*, match: Match) -> dict[int, str]:
     return {number: names.get(user_id, "") for number, user_id in entered.items()}
 
 
+def round_changed_by(*, round: Round) -> str:
+    """Who made the newest change to ``round`` (entered, edited, deleted, restored it), as the table calls them
+    (see ``entered_by_names``); "" when nobody is known (an account since removed)."""
+    actor = RoundEvent.objects.filter(round=round).order_by("-id").values_list("actor_id", flat=True).first()
+    if actor is None:
+        return ""
+    return entered_by_names(match=round.match, user_ids=[actor]).get(actor, "")
+
+
 def entered_by_names(*, match: Match, user_ids: Iterable[int | None]) -> dict[int, str]:
     """How each user who entered rounds is called at this table: the name of the group's player linked to the
     account, else the account's full name, else its username (two queries at most)."""

@@ -184,8 +184,6 @@ def _board_context(match: Match) -> dict[str, Any]:
     return {
         "deleted": deleted,
         "entries": entries,
-        # who saved the newest rounds, for the warning a half-filled form shows when its round was saved elsewhere
-        "savers": [{"number": r["number"], "name": r["saver"]} for r in rows[:3]],
         "match": match,
         "board": board,
         "last": {**last, "per_player": _per_player(last, board)} if last else None,
@@ -277,7 +275,8 @@ def match_history(request: HttpRequest, match_id: int) -> HttpResponse:
     board_ = selectors.match_scoreboard(match=match)
     events = list(selectors.event_list(match=match))
     names = [p["name"] for p in board_["players"]]
-    context = {"match": match, "board": board_, "events": history_rows(events, names, match.ruleset)}
+    actors = selectors.entered_by_names(match=match, user_ids={e.actor_id for e in events})
+    context = {"match": match, "board": board_, "events": history_rows(events, names, match.ruleset, actors)}
     return page(request, "frontend/matches/history.html", context)
 
 
@@ -342,6 +341,19 @@ def match_finish(request: HttpRequest, match_id: int) -> HttpResponse:
     from django.utils.translation import gettext
 
     return _versioned_action(request, match_id, services.match_finish, gettext("The match is finished."))
+
+
+@login_required
+@require_POST
+def match_abandon(request: HttpRequest, match_id: int) -> HttpResponse:
+    from django.utils.translation import gettext
+
+    return _versioned_action(
+        request,
+        match_id,
+        services.match_abandon,
+        gettext("The match was abandoned: it stays in the history and counts in no statistics."),
+    )
 
 
 @login_required

@@ -1,7 +1,9 @@
 """The trick referee: pick the trump set-up, tap the cards in the order played, see who takes it and why.
 
-Every tap posts the form (htmx); the server keeps the trick in hidden fields, asks
-``scoring.rules.tricks.referee`` once the trick is complete and renders the verdict in the user's language.
+The trick lives in the page: ``referee.js`` adds every tapped card to the form's hidden fields at once (no tap
+waits for the network), then posts the form, one request at a time, and takes the answer only when it was made
+for exactly the cards and the set-up the page shows now. The server asks ``scoring.rules.tricks.referee`` once the
+trick is complete and renders the verdict in the user's language. Without scripts the form posts as it is.
 
 Cards belong to hands: the leader's card comes first, then the hands to the left in turn.  Opened for a match
 (``?match=<id>``) the hands are the match's players in seat order and NJET follows the match's edition;
@@ -12,6 +14,7 @@ judges either a trick in play (3 cards) or a draft row (4 cards, the last the ta
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -164,6 +167,10 @@ def referee_page(request: HttpRequest, key: str) -> HttpResponse:
         "numbers": [str(v) for v in range(low, high + 1)],
         "plays": [{"text": p, **_card(p), "hand": order[i]} for i, p in enumerate(plays)],
         "next_hand": order[len(plays)] if len(plays) < size else None,
+        # for referee.js, which adds each tapped card to the trick in the page: the hands that take turns leading
+        # (seat order) and the hand that always plays last, if any
+        "hands_json": json.dumps([hand["name"] for hand in rotation], ensure_ascii=False),
+        "table_name": table["name"] if table else "",
         "picked_colour": post.get("pick_colour") or "",
         "post": post,
         "tie_rule": edition,

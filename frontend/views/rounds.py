@@ -12,14 +12,15 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from frontend import entry, fields, required
+from frontend import entry, entry_games, fields, required
+from frontend.conflict import conflict_context
 from frontend.entry_marks import mark_form
 from scoring import selectors, services
 from scoring.services.calculator import ruleset_score
 from scoring.services.errors import RoundTaken
 
 from .common import error_text, page
-from .matches import _board_context, _per_player, bad_version_page
+from .matches import _board_context, bad_version_page
 
 RETURN_LINES = ("was-sticht.start_returns", "was-sticht.start_returns_chosen")
 
@@ -66,7 +67,8 @@ def round_new(request: HttpRequest, match_id: int) -> HttpResponse:
     c = entry.context_for(match, board)
     facts = entry.adapter(c.key).to_facts(request.POST, c)
     key = (request.headers.get("Idempotency-Key") or "").strip()[:100] or None
-    number = entry.to_int(request.POST.get("number"))
+    # "Enter mine as round N+1" on a form whose round was saved elsewhere (without scripts: the button's value)
+    number = entry.to_int(request.POST.get("as_number") or request.POST.get("number"))
     try:
         rnd = services.round_record(
             match=match,
@@ -87,6 +89,8 @@ def round_new(request: HttpRequest, match_id: int) -> HttpResponse:
             "match": match,
             "board": board,
             **entry.form_context(c, post=request.POST, errors=_errors(exc, c.names)),
+            # a form is for its round: refused, it is still for the round it was opened for
+            "form_number": number if isinstance(number, int) and number > 0 else None,
         }
         context.update(action=reverse("round_new", args=[match.pk]), queue=True)
         if _is_script(request):
@@ -101,29 +105,47 @@ def round_new(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 def _round_taken(request: HttpRequest, match_id: int, taken: RoundTaken) -> HttpResponse:
-    """409: the round this form was for was saved meanwhile (by another phone). Nothing was stored: say who
-    saved it, show that round's points and why with a link to edit it, and keep what this phone typed in a
-    form now headed and numbered for the next round."""
+    """409: the round this form was for was saved meanwhile (by another phone). Nothing was stored. The form
+    stays for the round it was opened for, with what this phone typed; where its Save button was, the conflict
+    panel: who saved it, that round's points beside this phone's, and the two choices (discard mine, enter mine
+    as the next round)."""
     match = selectors.match_get(user=request.user, match_id=match_id)  # as it is now (version, state)
     board = selectors.match_scoreboard(match=match)
     c = entry.context_for(match, board)
-    saved = next((r for r in board["rounds"] if r["number"] == taken.expected), None)
+    facts = entry.adapter(c.key).to_facts(request.POST, c)
+    conflict = conflict_context(match=match, board=board, c=c, facts=facts, number=taken.expected, by=taken.by)
     context: dict[str, Any] = {
         "match": match,
         "board": board,
         **entry.form_context(c, post=request.POST),
         "action": reverse("round_new", args=[match.pk]),
         "queue": True,
-        "taken": {
-            "message": taken.message(),
-            "number": taken.expected,
-            "round": {**saved, "per_player": _per_player(saved, board)} if saved else None,
-        },
+        "form_number": taken.expected,
+        "conflict": conflict,
     }
     if _is_script(request):
         return render(request, "frontend/matches/entry_block.html", context, status=409)
     full = {**_board_context(match), **context}
     return page(request, "frontend/matches/match.html", full, status=409)
+
+
+@login_required
+@require_POST
+def round_conflict(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The conflict panel for a half-filled form whose round the live board shows saved elsewhere (nothing is
+    stored): who saved it, its points beside this phone's, the two choices. 204 when the form's round is still
+    the one to enter (the change was undone meanwhile)."""
+    match = selectors.match_get(user=request.user, match_id=match_id)
+    board = selectors.match_scoreboard(match=match)
+    c = entry.context_for(match, board)
+    number = entry.to_int(request.POST.get("number"))
+    if not isinstance(number, int) or number < 1:
+        return HttpResponse(status=204)
+    facts = entry.adapter(c.key).to_facts(request.POST, c)
+    conflict = conflict_context(match=match, board=board, c=c, facts=facts, number=number)
+    if conflict is None:
+        return HttpResponse(status=204)
+    return render(request, "frontend/matches/_conflict.html", {"match": match, "board": board, "conflict": conflict})
 
 
 @login_required
@@ -145,6 +167,10 @@ def preview(request: HttpRequest, match_id: int) -> HttpResponse:
     before = [r["facts"] for r in rows]
     numbers = [*(r["number"] for r in rows), number] if isinstance(number, int) else []
     context: dict[str, Any] = {"match": match}
+    if c.key == "was-sticht":  # the seats whose colours the form asks for, as the rules judge the form now
+        context["colour_seats"] = entry_games.WasSticht.colour_seats_of(
+            c, facts.get("chosen") or [], facts.get("start_player")
+        )
     try:
         result = ruleset_score(
             ruleset=c.ruleset, players=c.names, options=match.options, facts=facts, before=before, numbers=numbers
@@ -223,10 +249,17 @@ def round_edit(request: HttpRequest, match_id: int, number: int) -> HttpResponse
             )
         except services.StaleVersion:
             rnd = selectors.round_get(match=match, number=number)
-            notice = gettext(
-                "Someone changed this round while you were editing it. Here is the round as it is now; "
-                "make your change again."
-            )
+            by = selectors.round_changed_by(round=rnd)
+            if by:
+                notice = gettext(
+                    "%(name)s changed this round while you were editing it. Here is the round as it is now; "
+                    "make your change again."
+                ) % {"name": by}
+            else:
+                notice = gettext(
+                    "Someone changed this round while you were editing it. Here is the round as it is now; "
+                    "make your change again."
+                )
             form = entry.form_context(c, facts=rnd.facts)
         except services.ServiceError as exc:
             form = entry.form_context(c, post=request.POST, errors=_errors(exc, c.names))

@@ -299,6 +299,8 @@ class ApiView(GenericAPIView):
             return invalid(flatten(exc.detail))
         if isinstance(exc, StaleVersion):
             body = {"detail": exc.message(), "current": self.current(exc.obj)}
+            if isinstance(exc.obj, Round):  # who changed the round meanwhile, as the table calls them
+                body["changed_by"] = selectors.round_changed_by(round=exc.obj)
             return Response(body, status=status.HTTP_409_CONFLICT)
         if isinstance(exc, Conflict):
             return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)

@@ -31,7 +31,7 @@ def fill(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("scoring", "0010_bgstats_play"),
+        ("scoring", "0011_match_abandoned"),
     ]
 
     operations = [

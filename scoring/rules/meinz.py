@@ -88,6 +88,10 @@ MESSAGES: dict[str, str] = {
     "meinz.sum_range": N_(
         "Every hand ends with exactly two tricks, 8 cards of value 1 to 9, worth {low} to {high}; {sum} is impossible."
     ),
+    "meinz.sums_total": N_(
+        "The four sums add up to {total}, but the four hands hold {cards} of the 36 cards (four are laid aside), "
+        "worth {low} to {high} together."
+    ),
     "meinz.sums_together": N_(
         "Any {hands} hands together hold {cards} of the 36 cards, worth {low} to {high}; these add up to {total}."
     ),
@@ -243,8 +247,14 @@ def _check_sums(facts: MeinzFacts, c: Complaints) -> None:
         value = facts.monster_sum
         c.check(low <= value <= high, "monster_sum", "meinz.sum_range", "meinz-tricks", low=low, high=high, sum=value)
     ordered = sorted(hand_sums(facts))
-    for hands in range(2, len(ordered) + 1):
-        # if the k lowest and the k highest sums fit, every group of k hands fits
+    cards = CARDS_PER_HAND * HANDS
+    low, high = together_bounds(HANDS)
+    if len(ordered) == HANDS and not low <= sum(ordered) <= high:
+        # what is wrong, in one sentence: the four sums themselves (smaller groups would only repeat it)
+        c.add("sums", "meinz.sums_total", "meinz-deck", cards=cards, low=low, high=high, total=sum(ordered))
+        return
+    for hands in range(2, min(len(ordered), HANDS - 1) + 1):
+        # if the k lowest and the k highest sums fit, every group of k hands fits; the first misfit is named
         low, high = together_bounds(hands)
         for total in (sum(ordered[:hands]), sum(ordered[-hands:])):
             if not low <= total <= high:
@@ -258,7 +268,7 @@ def _check_sums(facts: MeinzFacts, c: Complaints) -> None:
                     high=high,
                     total=total,
                 )
-                break
+                return
 
 
 def _check_hand(hand: tuple[int, ...], total: int | None, field: str, c: Complaints) -> None:

@@ -47,6 +47,7 @@ from .was_sticht_tasks import (
     round_verdict,
     verdict_lines,
 )
+from .was_sticht_tasks import colour_seats as colour_seats  # the round form asks for exactly these seats' colours
 
 KEY = "was-sticht"
 NAME = "Was sticht?"

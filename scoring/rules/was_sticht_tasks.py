@@ -255,6 +255,13 @@ def colours_needed(cards: int) -> int:
     return -(-cards // CARDS_PER_COLOUR)
 
 
+def colour_seats(chosen: Sequence[str | None], start: int | None) -> tuple[int, ...]:
+    """The seats whose trick colours decide a revealed "no colour" task: its owner and the start player (who may
+    fulfil any revealed task); none when no such task was revealed. What the form asks for, and all it asks for."""
+    judged = {s for s, task in enumerate(chosen) if task in NO_COLOUR} | ({start} if start is not None else set())
+    return tuple(sorted(judged)) if len(judged) > 1 else ()
+
+
 def colours_check(table: Table, chosen: Sequence[str | None], start: int, *, players: int, c: Complaints) -> None:
     """The colours entered per seat: none without tricks, enough for the cards taken, present wherever a "no colour"
     task is judged (its owner and the start player), and all the played cards' colours together."""
@@ -275,15 +282,13 @@ def colours_check(table: Table, chosen: Sequence[str | None], start: int, *, pla
                 needed=needed,
                 count=len(colours),
             )
-    judged = {start} | {s for s, task in enumerate(chosen) if task in NO_COLOUR}
-    if len(judged) > 1:  # a "no colour" task was revealed: its owner and the start player are judged on colours
-        for seat in sorted(judged):
-            c.check(
-                table.tricks[seat] <= 0 or table.colours[seat] is not None,
-                f"colours.{seat}",
-                "was-sticht.colours_missing",
-                "was-sticht-tasks",
-            )
+    for seat in colour_seats(chosen, start):  # a "no colour" task was revealed: its owner and the start player
+        c.check(
+            table.tricks[seat] <= 0 or table.colours[seat] is not None,
+            f"colours.{seat}",
+            "was-sticht.colours_missing",
+            "was-sticht-tasks",
+        )
     entered = [colours for tricks, colours in zip(table.tricks, table.colours, strict=True) if tricks > 0]
     if entered and all(colours is not None for colours in entered):
         cards = TRICKS * players

@@ -29,6 +29,7 @@ from .groups import (
     membership_role,
 )
 from .matches import (
+    match_abandon,
     match_create,
     match_delete,
     match_finish,
@@ -92,6 +93,7 @@ __all__ = [
     "invite_is_valid",
     "invite_refusal",
     "invite_revoke",
+    "match_abandon",
     "match_create",
     "match_delete",
     "match_finish",

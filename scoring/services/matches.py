@@ -129,6 +129,8 @@ def match_finish(*, match: Match, expected_version: int | None, user: Any) -> Ma
         version_check(locked, expected_version)
         if locked.state == Match.State.FINISHED:
             raise Conflict(gettext("This match is already finished."))
+        if locked.state == Match.State.ABANDONED:
+            raise Conflict(gettext("This match was abandoned; reopen it first."))
         before = match_snapshot(locked)
         locked.state, locked.finish_reason, locked.finished_at = (
             Match.State.FINISHED,
@@ -142,8 +144,36 @@ def match_finish(*, match: Match, expected_version: int | None, user: Any) -> Ma
         return locked
 
 
+def match_abandon(*, match: Match, expected_version: int | None, user: Any) -> Match:
+    """Give up a match that has no rounds (a rematch tapped by mistake, an evening that ended before the first
+    round): it stays in the group's history as abandoned and counts in no statistics (they read finished matches
+    only). Refused once a live round exists (delete the rounds first); ``match_reopen`` takes it back."""
+    with transaction.atomic():
+        locked = match_lock(match_id=match.pk)
+        member_require(group=locked.group, user=user)
+        version_check(locked, expected_version)
+        if locked.state == Match.State.ABANDONED:
+            raise Conflict(gettext("This match was already abandoned."))
+        totals_only_refuse(locked)
+        if Round.objects.filter(match=locked, deleted_at__isnull=True).exists():
+            raise Conflict(gettext("Only a match without rounds can be abandoned; delete its rounds first."))
+        before = match_snapshot(locked)
+        locked.state, locked.finish_reason, locked.finished_at = (
+            Match.State.ABANDONED,
+            Match.FinishReason.NONE,
+            timezone.now(),
+        )
+        locked.winners = []
+        locked.version += 1
+        locked.save()
+        _event(locked, None, RoundEvent.Action.ABANDON, user, before, match_snapshot(locked))
+        stats_match_changed(match=locked)
+        return locked
+
+
 def match_reopen(*, match: Match, expected_version: int | None, user: Any) -> Match:
-    """Reopen a finished match so that rounds can be added again (not when the rules say it is over)."""
+    """Reopen a finished or abandoned match so that rounds can be added again (not when the rules say it is
+    over)."""
     with transaction.atomic():
         locked = match_lock(match_id=match.pk)
         member_require(group=locked.group, user=user)

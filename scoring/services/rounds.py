@@ -275,6 +275,8 @@ def _round_create(
         raise _taken(match, before, expected_number)
     if match.state == Match.State.FINISHED:
         raise Conflict(gettext("This match is finished; reopen it to add rounds."))
+    if match.state == Match.State.ABANDONED:
+        raise Conflict(gettext("This match was abandoned; reopen it to add rounds."))
     ruleset = ruleset_get(match.ruleset)
     options = options_or_fail(ruleset, match.options, players=len(seats))
     parsed, stored = parse_or_fail(ruleset, facts, players=len(seats), options=options, names=names)
@@ -323,6 +325,8 @@ def _change(
 ) -> Round:
     """Apply one change to a locked round (new facts and/or deleted flag), re-score from it on, record it."""
     match = rnd.match
+    if match.state == Match.State.ABANDONED:  # it must stay empty: a restored round would count nowhere
+        raise Conflict(gettext("This match was abandoned; reopen it first."))
     ruleset = ruleset_get(match.ruleset)
     seats, names = seating(match)
     options = options_or_fail(ruleset, match.options, players=len(seats))

@@ -16,20 +16,19 @@ from tests.browser.helpers import shot
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
+SETTLED = "() => { const f = document.getElementById('ref-form'); return f && !f.dataset.busy; }"
+
+
 def choose(page: Page, group: str, label: str, *, exact: bool = True) -> None:
-    """Tap the chip ``label`` in the fieldset or radio group named ``group``, and wait for the referee's answer
-    (every tap sends the form; the panel comes back with the tap taken into account)."""
+    """Tap the chip ``label`` in the fieldset or radio group named ``group``, and wait until the referee has
+    answered for the form as it now stands (a card is in the trick at once; the verdict follows)."""
     box = page.get_by_role("radiogroup", name=group, exact=exact)
     if box.count() == 0:  # a fieldset, named by its legend
         box = page.get_by_role("group", name=group, exact=exact)
     if box.get_by_role("radio", name=label, exact=True).is_checked():
         return  # already picked (the colour of the card before): tapping it again changes nothing
-    page.evaluate(
-        "window.refereeSettled = false;"
-        "document.addEventListener('htmx:afterSettle', () => { window.refereeSettled = true; }, {once: true});"
-    )
     box.get_by_text(label, exact=True).click()
-    page.wait_for_function("window.refereeSettled")
+    page.wait_for_function(SETTLED)
 
 
 def add_card(page: Page, colour: str, value: int, *, colour_group: str = "Colour", value_group: str = "Value") -> None:

@@ -104,7 +104,8 @@ def test_rematch_and_the_match_lists(page: Page, group: Any, make_match: Any) ->
     shot(page, "match-lists")
     items.nth(1).get_by_role("link").click()
     expect(page.locator("h1")).to_have_text("Sticheln — heavy")
-    page.get_by_role("button", name="Rematch").click()
+    page.get_by_text("Rematch", exact=True).click()  # it asks once
+    page.get_by_role("button", name="Start the rematch").click()
     expect(page.locator(".msgs")).to_contain_text("A rematch has started")
     again = Match.objects.exclude(pk=heavy.pk).filter(ruleset="sticheln").get()
     assert page.url.endswith(f"/matches/{again.pk}/")

@@ -1,5 +1,5 @@
-"""Table polish: a half-filled form that moves on to the next round names the next dealer; a number typed into
-a stepper and saved at once is saved."""
+"""Table polish: a half-filled form whose round was saved elsewhere keeps its round and its dealer; a number typed
+into a stepper and saved at once is saved."""
 
 from __future__ import annotations
 
@@ -12,7 +12,11 @@ from tests.browser.test_two_phones import fill, phone, save
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_form_that_moves_on_names_the_next_dealer(new_context, live_server, make_match, bence) -> None:
+def test_a_form_whose_round_was_saved_elsewhere_keeps_its_round_and_its_dealer(
+    new_context, live_server, make_match, bence
+) -> None:
+    """Issue 42 reversed issue 41's "the form moves on": a half-filled form is for its round, so it keeps its
+    number and its round's dealer, and offers the choice instead."""
     match = make_match("njet", 4)
     a = phone(new_context, live_server, who=bence)
     b = phone(new_context, live_server)
@@ -24,8 +28,9 @@ def test_a_form_that_moves_on_names_the_next_dealer(new_context, live_server, ma
     fill(a, start=0, partner=2, tricks=(4, 3, 5))
     save(a)
 
-    expect(b.get_by_role("button", name="Save round 2")).to_be_visible(timeout=8_000)
-    expect(line).to_have_text("Dealer: Bence (places the first NJET marker)")
+    expect(b.get_by_role("button", name="Enter mine as round 2")).to_be_visible(timeout=8_000)
+    expect(b.locator("#entry h2")).to_have_text("Round 1")
+    expect(line).to_have_text("Dealer: Anna (places the first NJET marker)")
     assert b.js_errors == []
     assert Round.objects.filter(match=match).count() == 1
 

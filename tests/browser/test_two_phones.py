@@ -1,6 +1,8 @@
-"""Two phones on one match: one round is stored once, the late phone is told who saved it and keeps what it
-typed; a half-filled form moves on (and says so) when the board shows its round saved elsewhere; after Save
-the totals are in view; the number on the Save button is the number the round gets, also after a delete."""
+"""Two phones on one match: one round is stored once. A form is for its round: when that round was saved
+elsewhere (the save is refused, or the live board shows it first) the form keeps its number and what was typed,
+and its Save button turns into the conflict panel, in view: who saved it, the points side by side, "discard mine"
+or "enter mine as the next round". After Save the totals are in view; the number on the Save button is the
+number the round gets, also after a delete."""
 
 from __future__ import annotations
 
@@ -43,6 +45,13 @@ def save(page: Any) -> None:
     page.locator("#entry-form button[type=submit]").click()
 
 
+def typed_kept(page: Any) -> None:
+    """What ``fill(page, start=1, partner=3, tricks=(3, 4, 3), ppt=3)`` typed is still in the form."""
+    expect(page.locator('#entry-form input[name="start_player"][value="1"]')).to_be_checked()
+    expect(page.locator('#entry-form input[name="points_per_trick"][value="3"]')).to_be_checked()
+    expect(page.locator('#entry-form input[name="tricks.1"][value="4"]')).to_be_checked()
+
+
 def test_two_phones_saving_the_same_round_store_it_once(new_context, live_server, make_match, bence) -> None:
     match = make_match("njet", 4)
     a = phone(new_context, live_server, who=bence)
@@ -57,25 +66,26 @@ def test_two_phones_saving_the_same_round_store_it_once(new_context, live_server
     expect(a.locator("#board caption")).to_have_text("after 1 round")
     save(b)
 
-    alert = b.locator("#entry-errors")
-    expect(alert).to_contain_text("Round 1 was just saved by Bence.")
-    expect(alert).to_have_attribute("role", "alert")
-    expect(alert.get_by_role("link", name="Edit round 1")).to_be_visible()
-    # B keeps what it typed, in a form now for round 2
-    expect(b.locator("#entry h2")).to_have_text("Round 2")
-    expect(b.get_by_role("button", name="Save round 2")).to_be_visible()
-    expect(b.locator('#entry-form input[name="start_player"][value="1"]')).to_be_checked()
-    expect(b.locator('#entry-form input[name="points_per_trick"][value="3"]')).to_be_checked()
-    expect(b.locator('#entry-form input[name="tricks.1"][value="4"]')).to_be_checked()
+    # where B's Save button was: who saved round 1, its points beside B's, and two choices
+    panel = b.locator("#conflict")
+    expect(panel).to_contain_text("Round 1 was just saved by Bence. Nothing was saved from this phone.")
+    expect(panel).to_have_attribute("role", "alert")
+    expect(panel).to_be_in_viewport()
+    expect(panel.locator("table")).to_contain_text("saved by Bence")
+    expect(panel.get_by_role("link", name="Discard mine")).to_be_visible()
+    # B keeps what it typed, in a form still for round 1
+    expect(b.locator("#entry h2")).to_have_text("Round 1")
+    expect(b.get_by_role("button", name="Save round 1")).to_be_hidden()
+    typed_kept(b)
     shot(b, "two-phones-round-taken")
 
     rounds = list(Round.objects.filter(match=match))
     assert [(r.number, r.facts["start_player"], r.entered_by_id) for r in rounds] == [(1, 0, bence.pk)]
     assert b.js_errors == [] and a.js_errors == []
 
-    # B decides its round is the next one: it is stored as round 2, the number its button showed
+    # B decides its round is the next one: it is stored as round 2 because B chose so
     b.unroute(BOARD)
-    save(b)
+    b.get_by_role("button", name="Enter mine as round 2").click()
     expect(b.locator("#board caption")).to_have_text("after 2 rounds")
     assert sorted(Round.objects.filter(match=match).values_list("number", "facts__start_player")) == [(1, 0), (2, 1)]
 
@@ -93,44 +103,79 @@ def test_the_late_phone_is_told_in_hungarian_too(new_context, live_server, make_
     save(a)
     expect(a.get_by_role("button", name="2. kör mentése")).to_be_visible()
     save(b)
-    expect(b.locator("#entry-errors")).to_contain_text("1. kör: épp most mentette el Bence.")
-    expect(b.locator("#entry h2")).to_have_text("2. kör")
-    expect(b.get_by_role("button", name="2. kör mentése")).to_be_visible()
-    expect(b.locator("#entry-errors").get_by_role("link", name="1. kör szerkesztése")).to_be_visible()
+    panel = b.locator("#conflict")
+    expect(panel).to_contain_text("1. kör: épp most mentette el Bence. Erről a telefonról semmi sem lett elmentve.")
+    expect(b.locator("#entry h2")).to_have_text("1. kör")
+    expect(panel.get_by_role("link", name="Az enyém elvetése")).to_be_visible()
+    expect(panel.get_by_role("button", name="Az enyém mentése 2. körként")).to_be_visible()
+    expect(panel.locator("thead")).to_contain_text("Bence mentette")
     assert Round.objects.filter(match=match).count() == 1
 
 
-def test_a_half_filled_form_moves_on_and_warns_when_its_round_is_saved_elsewhere(
+def test_the_late_phone_whose_live_update_came_first_stores_nothing_and_gets_the_choice(
     new_context, live_server, make_match, bence, user
 ) -> None:
+    """Issue 42: B is scrolled down at its sticky Save button; A saves round 1; B's live update arrives, and then
+    B taps where Save was. Nothing is stored, the conflict panel is in view, and only B's explicit choice enters
+    its round, as round 2."""
     match = make_match("njet", 4)
     a = phone(new_context, live_server, who=bence)
     b = phone(new_context, live_server)
     for p in (a, b):
         p.goto(f"/matches/{match.pk}/")
-    fill(b, start=1, partner=3, tricks=(3, 4, 3))  # typed, not saved
+    fill(b, start=1, partner=3, tricks=(3, 4, 3), ppt=3)  # typed, not saved
+    save_b = b.get_by_role("button", name="Save round 1")
+    save_b.scroll_into_view_if_needed()
+    spot = save_b.bounding_box()
+    assert spot is not None
+    posts: list[str] = []
+    b.on("request", lambda r: posts.append(r.url) if r.method == "POST" and r.url.endswith("/rounds") else None)
     fill(a, start=0, partner=2, tricks=(4, 3, 5))
     save(a)
 
-    # B's board poll (every 3 s) sees round 1: before anyone presses Save, the form says it is now for round 2
-    warning = b.locator("#entry-moved")
-    expect(warning).to_have_text(
-        "Round 1 was saved on another phone by Bence. This form is now for round 2 — check it before saving.",
-        timeout=8_000,
-    )
-    expect(warning).to_have_attribute("role", "alert")
-    expect(b.locator("#entry h2")).to_have_text("Round 2")
-    expect(b.get_by_role("button", name="Save round 2")).to_be_visible()
-    expect(b.locator('#entry-form input[name="start_player"][value="1"]')).to_be_checked()  # still what B typed
-    shot(b, "two-phones-form-moved")
+    # B's board (poll or push) sees round 1: the Save button turns into the conflict panel, in view
+    panel = b.locator("#conflict")
+    expect(panel).to_contain_text(re.compile(r"Round 1 was (just )?saved"), timeout=8_000)
+    expect(save_b).to_be_hidden()
+    expect(panel).to_be_in_viewport()
+    expect(b.locator("#entry h2")).to_have_text("Round 1")  # the form does not relabel itself
+    # B's thumb comes down where Save was
+    b.mouse.click(spot["x"] + spot["width"] / 2, spot["y"] + spot["height"] / 2)
+    expect(panel).to_contain_text("Round 1 was just saved by Bence.")  # the server's panel: who, and the points
+    expect(panel.locator("table")).to_contain_text("typed here")
+    expect(panel).to_be_in_viewport()
+    typed_kept(b)
+    assert posts == [] and Round.objects.filter(match=match).count() == 1
+    shot(b, "two-phones-late-phone-choice", full=False)
 
-    save(b)
+    b.get_by_role("button", name="Enter mine as round 2").click()
     expect(b.locator("#board caption")).to_have_text("after 2 rounds")
     assert sorted(Round.objects.filter(match=match).values_list("number", "entered_by_id")) == [
         (1, bence.pk),
         (2, user.pk),
     ]
     assert Round.objects.get(match=match, number=2).facts["start_player"] == 1
+    assert b.js_errors == []
+
+
+def test_discard_mine_gives_a_fresh_form_for_the_next_round(new_context, live_server, make_match, bence) -> None:
+    match = make_match("njet", 4)
+    a = phone(new_context, live_server, who=bence)
+    b = phone(new_context, live_server)
+    for p in (a, b):
+        p.goto(f"/matches/{match.pk}/")
+    fill(b, start=1, partner=3, tricks=(3, 4, 3), ppt=3)
+    fill(a, start=0, partner=2, tricks=(4, 3, 5))
+    save(a)
+    panel = b.locator("#conflict")
+    expect(panel).to_contain_text("Round 1 was just saved by Bence.", timeout=8_000)
+    panel.get_by_role("link", name="Discard mine").click()
+    expect(b.locator("#entry h2")).to_have_text("Round 2")
+    expect(b.get_by_role("button", name="Save round 2")).to_be_visible()
+    expect(b.locator('#entry-form input[name="start_player"]:checked')).to_have_count(0)
+    expect(b.locator("#conflict")).to_have_count(0)
+    assert Round.objects.filter(match=match).count() == 1
+    assert b.js_errors == []
 
 
 def test_after_save_the_new_totals_and_points_and_why_are_in_view(new_context, live_server, make_match) -> None:

@@ -138,3 +138,34 @@ def test_hungarian_start_player_and_a_choice_that_does_not_apply(new_context: An
     assert selectors.match_scoreboard(match=match)["extra"]["held"][1] == ["fewest", "no-blue"]
     shot(page, "was-sticht-start-player-hu")
     assert errors == []
+
+
+def test_colours_asked_are_the_ones_a_revealed_no_colour_task_needs(page: Any, make_match: Any) -> None:
+    """Issue 42: with "no blue" revealed by Bence, the form asks, in view, for Anna's (the start player's) and Bence's
+    colours only; the preview and Save agree, and the round is stored without Cili's or Dani's colours."""
+    match = make_match("was-sticht", 4, options={"tasks": TASKS})
+    page.goto(f"/matches/{match.pk}/")
+    group = page.get_by_role("group", name="Colours in the tricks (they decide a revealed “no colour” task)")
+    expect(group).to_be_hidden()
+    reveal(page, {1: "no-blue", 2: "betli", 3: "last-trick"})
+    tricks(page, [2, 3, 0, 4], last=3)
+    expect(group).to_be_visible()
+    asked = group.locator("[data-colour-seat]:visible .who")
+    expect(asked).to_have_text(["Anna", "Bence"])
+    preview = page.locator("#preview")
+    expect(preview).to_contain_text("Anna, colours in the tricks")
+    expect(preview).to_contain_text("Bence, colours in the tricks")
+    expect(preview).not_to_contain_text("Cili, colours")
+    expect(preview).not_to_contain_text("Dani, colours")
+
+    for who, colours in (("Anna", ("red", "yellow")), ("Bence", ("red", "green", "yellow"))):
+        row = group.get_by_role("group", name=who, exact=True)
+        for colour in colours:
+            row.get_by_text(colour, exact=True).click()
+    expect(preview).to_contain_text("Points if saved like this:")
+    shot(page, "was-sticht-colours-asked")
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.locator("#board caption")).to_have_text("after 1 round")
+    stored = Round.objects.get(match=match).facts
+    assert stored["colours"][2:] == [None, None] and sorted(stored["colours"][0]) == ["red", "yellow"]
+    assert page.js_errors == []

@@ -37,7 +37,7 @@ GROUP_SIZE = 6
 class MatchSpec:
     game: str
     seed: int
-    kind: str  # "open", "finished" or "totals"
+    kind: str  # "open", "finished", "totals" or "abandoned" (no rounds)
     rounds: int
     delete_last: bool
     restore: bool
@@ -60,7 +60,7 @@ match_specs = st.builds(
     MatchSpec,
     game=st.sampled_from(GAMES),
     seed=st.integers(0, 10_000),
-    kind=st.sampled_from(["open", "finished", "finished", "totals"]),
+    kind=st.sampled_from(["open", "finished", "finished", "totals", "abandoned"]),
     rounds=st.integers(1, 4),
     delete_last=st.booleans(),
     restore=st.booleans(),
@@ -128,6 +128,15 @@ def _play(group: Group, people: People, players: list[Player], spec: MatchSpec, 
             except services.ValidationFailed:
                 if tries:
                     raise
+    if spec.kind == "abandoned":  # a rematch tapped by mistake: given up before its first round
+        match = services.match_create(
+            group=group,
+            ruleset=spec.game,
+            options=game.options(rng, count),
+            player_ids=[p.pk for p in seated],
+            user=people.owner,
+        )
+        return services.match_abandon(match=match, expected_version=match.version, user=people.member)
     played = synthetic.play_match(rng, spec.game, [1.0] * count, rounds=spec.rounds)
     match = None
     if spec.preset is not None and spec.preset < len(presets) and presets[spec.preset].archived_at is None:
@@ -263,7 +272,8 @@ def test_every_game_round_trips_with_its_history_house_rules_and_nights() -> Non
             for seed, (game, kind, gap) in enumerate(
                 zip(GAMES, ["finished", "open", "finished", "totals"] * 2, [1.5, 5.0, 30.0, 0.5] * 2, strict=False)
             )
-        ],
+        ]
+        + [MatchSpec("njet", 99, "abandoned", 0, False, False, False, None, 1.0)],
         presets=[("njet", 3, False, True), ("coloretto", 2, True, False), ("muzicando", 2, False, True)],
         archive=[5],
         breaks=[(4, "split"), (6, "merge")],
@@ -275,6 +285,7 @@ def test_every_game_round_trips_with_its_history_house_rules_and_nights() -> Non
     # the parts the issue lists are all there
     assert {m["ruleset"] for m in doc["matches"]} == set(GAMES)
     assert any(m.get("totals_only") for m in doc["matches"])
+    assert any(m["state"] == "abandoned" for m in doc["matches"])
     assert any(any(e["action"] == "undo" for e in m["history"]) for m in doc["matches"])
     assert sum(len(p["versions"]) for p in doc["presets"]) >= 4
     assert any("archived_at" in p for p in doc["presets"])

@@ -112,7 +112,7 @@
   function textOf(html) {
     var t = d.createElement("template");
     t.innerHTML = html;
-    var box = t.content.querySelector(".errbox li, .errbox, .msg");
+    var box = t.content.querySelector(".conflict-msg strong, .errbox li, .errbox, .msg");
     return (box ? box.textContent : t.content.textContent).replace(/\s+/g, " ").trim().slice(0, 300);
   }
   function entry() { return $("#entry-form"); }
@@ -123,6 +123,12 @@
     if (window.htmx) htmx.process(box);
     var f = entry();
     if (f) { derive(f); returnChoice(f, null); }
+    var conflict = $("#conflict");  // where the Save button was, in view: who saved this round, and the choices
+    if (conflict) {
+      if (window.SKConflict) SKConflict.settle(conflict);
+      conflict.scrollIntoView({ block: "nearest" });
+      return conflict.focus({ preventScroll: true });
+    }
     var err = $("#entry-errors");
     var bad = err && f && f.querySelector('[aria-invalid="true"]');
     if (bad || err) (bad || err).focus();
@@ -185,6 +191,13 @@
     var f = e.target;
     if (f.id !== "entry-form" || !f.dataset.queue) return;
     e.preventDefault();
+    var as = e.submitter && e.submitter.name === "as_number" ? e.submitter.value : "";
+    if (as) {  // chosen on the conflict panel: this form's round was saved elsewhere, it becomes the next one
+      setNumber(f, as);
+      var panel = $("#conflict", f);
+      if (panel) panel.remove();
+      $$(".save > button[type=submit]", f).forEach(function (b) { b.hidden = false; });
+    }
     var item = { key: uuid(), url: f.action, match: f.dataset.match, body: new URLSearchParams(new FormData(f)).toString(),
       at: Date.now(), state: "pending" };
     var q = load();
@@ -201,6 +214,12 @@
     flush();
   }
   d.addEventListener("submit", submit);
+  /* a confirmed action (rematch, finish, abandon) is sent once however often it is tapped */
+  d.addEventListener("submit", function (e) {
+    var f = e.target;
+    if (!f.hasAttribute || !f.hasAttribute("data-once") || e.defaultPrevented) return;
+    setTimeout(function () { $$("button[type=submit]", f).forEach(function (b) { b.disabled = true; }); });
+  });
 
   function send(item) {
     return fetch(item.url, {
@@ -244,8 +263,11 @@
             drop(item.key);
             swapEntry(html);
             if (r.status === 409) refreshBoard();  // e.g. the round was saved by another phone: show it
+          } else if (r.status === 409 && f && !f.dataset.dirty && !$("#conflict")) {
+            drop(item.key);  // sent after a reconnect, its round was saved elsewhere: the choice goes to the form
+            swapEntry(html);
           } else {
-            patch(item.key, { state: "refused", msg: textOf(html), html: html });
+            patch(item.key, { state: "refused", msg: textOf(html), html: html, number: new URLSearchParams(item.body).get("number") });
           }
           next();
         });
@@ -263,26 +285,42 @@
   function render() {
     var box = $("#pending");
     if (!box) return;
-    var mine = load().filter(function (i) { return i.match === box.dataset.match; });
+    var f = entry(), sending = f && f.dataset.sending;
+    /* an entry on its way with a connection is not "not sent": it shows here only once it has no answer */
+    var mine = load().filter(function (i) { return i.match === box.dataset.match && i.key !== sending; });
     box.hidden = mine.length === 0;
     var ul = $("ul", box);
     ul.textContent = "";
     mine.forEach(function (i) {
       var li = d.createElement("li"), s = d.createElement("span");
       var time = new Date(i.at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-      s.textContent = time + " · " + (i.state === "pending" ? box.dataset.pending : box.dataset.refused + " " + i.msg);
+      var round = i.number || new URLSearchParams(i.body).get("number") || "";
+      s.textContent = time + " · " + (round ? box.dataset.round.replace("{n}", round) + " · " : "") +
+        (i.state === "pending" ? box.dataset.pending : box.dataset.refused);
       li.appendChild(s);
       if (i.state !== "pending") {
+        li.className = "refused";
+        var why = d.createElement("p"), acts = d.createElement("div");
+        why.textContent = i.msg;
+        acts.className = "actions";
         [["show", box.dataset.show], ["drop", box.dataset.drop]].forEach(function (a) {
           var b = d.createElement("button");
           b.type = "button"; b.dataset.q = a[0]; b.dataset.key = i.key; b.textContent = a[1];
-          li.appendChild(b);
+          acts.appendChild(b);
         });
+        li.appendChild(why);
+        li.appendChild(acts);
       }
       ul.appendChild(li);
     });
   }
 
+  /* a fresh form fetched while this one holds what was typed (a reload already on its way when typing began, or
+     when the conflict panel came in) does not replace it */
+  d.addEventListener("htmx:beforeSwap", function (e) {
+    var f = entry(), how = e.detail.requestConfig;
+    if (e.detail.target.id === "entry" && f && f.dataset.dirty && how && how.verb === "get") e.detail.shouldSwap = false;
+  });
   /* --- live updates: the board polls (htmx, ETag/304); skip identical answers ---------------- */
   d.addEventListener("htmx:beforeSwap", function (e) {
     var t = e.detail.target;
@@ -290,13 +328,6 @@
     if (e.detail.xhr.status === 304 || e.detail.serverResponse === t.dataset.last) e.detail.shouldSwap = false;
     else t.dataset.last = e.detail.serverResponse;
   });
-  /* the form's "Dealer: …" line follows the board's next dealer once the form has moved on to the next round */
-  function follow(f, v) {
-    $$("[data-follow]", f).forEach(function (p) {
-      var now = v.dataset[p.dataset.follow], name = $("[data-who]", p);
-      if (now && name) name.textContent = now;
-    });
-  }
   /* Was sticht?: the start player's return choice is shown only when the preview says he earned a return
      (hidden, its chips are not sent); without scripts it stays in view with its explanation */
   function returnChoice(f, earned) {
@@ -320,16 +351,8 @@
     if (e.detail.target.id !== "board") return;
     var v = $("#board [data-version]"), f = entry();
     if (!v || !f || f.dataset.sending) return;
-    if (f.dataset.version !== v.dataset.version && !f.dataset.dirty) return reloadEntry();
-    /* a half-filled form whose round was saved on another phone: it moves on to the next round, and says so
-       before anyone presses Save (a save racing this poll is refused by the server instead) */
-    var num = f.querySelector('input[name="number"]'), next = v.dataset.next;
-    if (!f.dataset.dirty || !num || !next || num.value === next || queued(f.dataset.match)) return;
-    var old = num.value, notes = $("#moved-notes"), box = $("#entry-moved");
-    var note = notes && (notes.content.querySelector('[data-n="' + old + '"]') || notes.content.querySelector('[data-n=""]'));
-    setNumber(f, next);
-    follow(f, v);
-    if (box && note) { box.textContent = note.textContent; box.hidden = false; }
+    /* an untouched form follows the board; a half-filled one stays for its round (conflict.js) */
+    if (f.dataset.version !== v.dataset.version && !f.dataset.dirty) reloadEntry();
   });
 
   /* --- adding a player (htmx swaps the list): the name field keeps the focus, cleared once added ---- */
@@ -362,6 +385,7 @@
   }
   window.addEventListener("online", net);
   window.addEventListener("offline", net);
+  window.SK = { reloadEntry: reloadEntry, queued: queued };  // for conflict.js
   d.addEventListener("DOMContentLoaded", function () {
     var f = entry();
     if (f) { derive(f); afterQueued(f); returnChoice(f, null); }

@@ -34,6 +34,14 @@
       });
     }
     connect();
+    /* a connection that went away takes the stream with it, often without a word until the heartbeat fails:
+       while offline the poll is not thinned, and once back a new stream is opened and the board fetched at once */
+    window.addEventListener("offline", function () { es.close(); root.dataset.live = "off"; });
+    window.addEventListener("online", function () {
+      es.close();
+      connect();
+      refresh();
+    });
     /* a phone put away closes its stream; the poll (and a new stream) resume when it is shown again */
     d.addEventListener("visibilitychange", function () {
       if (d.hidden) { es.close(); root.dataset.live = "off"; }

@@ -184,14 +184,36 @@ def test_meinz_every_hand_holds_two_tricks_of_eight_cards():
         ([12, 20, 60, 60], 2, 32),  # two hands hold at least 40 (the 1s..4s)
         ([60, 50, 50, 15], 3, 160),  # three hands at most 156
         ([30, 30, 20, 70 - 4], 3, 80),  # three hands at least 84
-        ([30, 30, 30, 30], 4, 120),  # 180 minus four discarded cards: at least 144
-        ([45, 45, 45, 45], 4, 180),  # ... at most 176
     ],
 )
 def test_meinz_hands_together_fit_the_deck(sums: list[int], hands: int, total: int):
     found = [p for p in _problem_list({"sums": sums}) if p.msg == "meinz.sums_together"]
     assert any(dict(p.params)["hands"] == hands and dict(p.params)["total"] == total for p in found)
     assert all(p.field == "sums" and p.rule == "meinz-deck" for p in found)
+
+
+@pytest.mark.parametrize(
+    ("sums", "total"),
+    [
+        ([30, 30, 30, 30], 120),  # 180 minus four discarded cards: at least 144
+        ([45, 45, 45, 45], 180),  # ... at most 176
+        ([60, 60, 60, 60], 240),  # issue 42: one sentence about the total, not "any 3 hands … 84 to 156"
+    ],
+)
+def test_meinz_four_sums_off_the_deck_are_one_complaint_about_their_total(sums: list[int], total: int):
+    found = _problem_list({"sums": sums})
+    assert [(p.field, p.msg, p.rule) for p in found] == [("sums", "meinz.sums_total", "meinz-deck")]
+    assert dict(found[0].params) == {"cards": 32, "low": 144, "high": 176, "total": total}
+    assert found[0].text == (
+        f"The four sums add up to {total}, but the four hands hold 32 of the 36 cards (four are laid aside), "
+        "worth 144 to 176 together."
+    )
+
+
+def test_meinz_groups_of_hands_off_the_deck_are_named_once():
+    # two hands cannot hold 136 (nor 33), three cannot hold 157: the first misfit is named, once
+    found = _problem_list({"sums": [68, 68, 21, 12]})
+    assert [(p.msg, dict(p.params)["hands"]) for p in found] == [("meinz.sums_together", 2)]
 
 
 def _problem_list(facts: Any, players: int = 4, **options: Any) -> list[Any]:
@@ -204,13 +226,13 @@ def test_meinz_the_four_sums_add_up_to_144_to_176():
     assert meinz.together_bounds(4) == (144, 176)
     assert score({"sums": [36, 36, 36, 36]}) == (0, 0, 0, 0)
     assert score({"sums": [44, 44, 44, 44]}) == (0, 0, 0, 0)
-    assert problems({"sums": [36, 36, 36, 35]}) == {("sums", "meinz.sums_together", "meinz-deck")}
-    assert problems({"sums": [44, 44, 44, 45]}) == {("sums", "meinz.sums_together", "meinz-deck")}
+    assert problems({"sums": [36, 36, 36, 35]}) == {("sums", "meinz.sums_total", "meinz-deck")}
+    assert problems({"sums": [44, 44, 44, 45]}) == {("sums", "meinz.sums_total", "meinz-deck")}
 
 
 def test_meinz_monster_hand_counts_towards_the_deck():
     # three players + monster also hold 32 cards (three discards + the monster's leftover card)
-    assert problems({"sums": [36, 36, 36], "monster_sum": 35}, 3) == {("sums", "meinz.sums_together", "meinz-deck")}
+    assert problems({"sums": [36, 36, 36], "monster_sum": 35}, 3) == {("sums", "meinz.sums_total", "meinz-deck")}
     assert score({"sums": [36, 36, 36], "monster_sum": 36}, 3) == (0, 0, 0)
 
 
