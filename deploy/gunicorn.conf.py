@@ -5,7 +5,6 @@ import multiprocessing
 import os
 
 
-
 def _bind() -> str:
     """GUNICORN_BIND when set; otherwise this host's BIND_ADDRESS (its private address in a multi-host layout,
     deploy/README.md; loopback by default) and WEB_PORT (the systemd unit's instance)."""

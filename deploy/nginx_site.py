@@ -75,6 +75,8 @@ def render(env: Mapping[str, str]) -> str:
     text = _servers(text, "scorekeeper_live", _upstreams(env, "LIVE_UPSTREAM", "127.0.0.1:8003"))
     names = _value(env, "SERVER_NAME", "scores.example.org", _NAME)
     first = names.split()[0]
+    # the alias of a location ending in / must end in / too
+    static = _value(env, "NGINX_STATIC_ROOT", "/srv/scorekeeper/staticfiles/", _PATH).rstrip("/") + "/"
     replacements = {
         "server_name scores.example.org;": f"server_name {names};",
         "listen 80;": f"listen {_value(env, 'LISTEN_HTTP', '80', _LISTEN)};",
@@ -85,9 +87,7 @@ def render(env: Mapping[str, str]) -> str:
         "/etc/letsencrypt/live/scores.example.org/privkey.pem": _value(
             env, "TLS_CERTIFICATE_KEY", f"/etc/letsencrypt/live/{first}/privkey.pem", _PATH
         ),
-        # an alias of a location ending in / must end in / too
-        "/srv/scorekeeper/staticfiles/": _value(env, "NGINX_STATIC_ROOT", "/srv/scorekeeper/staticfiles/", _PATH).rstrip("/")
-        + "/",
+        "/srv/scorekeeper/staticfiles/": static,
     }
     for old, new in replacements.items():
         if old not in text:
