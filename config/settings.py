@@ -180,6 +180,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "max_retries": 1,
 }
 CELERY_TASK_PUBLISH_RETRY = False
+# A worker waits for its broker however long it is away, trying again every second or two (config.celery), and
+# queues the statistics catch-up each time it connects.
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CONSUMER = "config.celery:PromptReconnectConsumer"
 # Celery's Django fix-up closes the database connection before and after every task unless this is set; then it
 # closes them once every this many tasks, and config/celery.py drops the old, broken or unhealthy ones before and
 # after each task as Django does around a request (CONN_MAX_AGE, CONN_HEALTH_CHECKS). Reconnecting per task cost
