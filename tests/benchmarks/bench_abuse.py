@@ -30,7 +30,7 @@ from random import Random
 from typing import Any
 from urllib.parse import urlsplit
 
-from common import BASE_URL, bench_user, django_setup, insecure_context, require_stack, save, verdict
+from common import BASE_URL, ROOT, bench_user, django_setup, insecure_context, require_stack, save, verdict
 from openloop import OpenLoop
 
 GROUP_NAME = "Bench abuse: 1000 matches a minute apart"
@@ -204,19 +204,25 @@ def ping_open_loop(host: str, port: int, seconds: float, found: dict[str, Any]) 
 
 
 def web_rss_mb() -> float:
-    """Resident memory of the gunicorn processes (masters and workers) in MB."""
+    """Resident memory of prod-up's gunicorn processes (each master, from var/prod/web-*.pid, and its workers)
+    in MB; other gunicorn processes on the machine are not counted."""
+    masters = set()
+    for pidfile in (ROOT / "var" / "prod").glob("web-*.pid"):
+        try:
+            masters.add(int(pidfile.read_text().strip()))
+        except (OSError, ValueError):
+            continue
     total = 0
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            if b"gunicorn" not in (entry / "cmdline").read_bytes():
-                continue
-            for line in (entry / "status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1])
+            status = (entry / "status").read_text().splitlines()
         except OSError:
             continue
+        fields = dict(line.split(":", 1) for line in status if ":" in line)
+        if int(entry.name) in masters or int(fields.get("PPid", "0").strip()) in masters:
+            total += int(fields.get("VmRSS", "0 kB").split()[0])
     return total / 1024
 
 
