@@ -33,10 +33,27 @@ def _database_connections(task: Any = None, **kwargs: Any) -> None:
 
 
 class PromptReconnectConsumer(Consumer):
-    """Celery's consumer, trying a lost broker again every one to two seconds. Celery's own waits grow by two
+    """Celery's consumer, surviving a lost broker while it holds a task (below), and trying the broker again every
+    one to two seconds. Celery's own waits grow by two
     seconds a try up to 30 s (2, 4, 6 …): after a minute's Redis outage a worker came back up to 12 s after Redis
     did, and statistics stayed stale that long (issue 49 asks for seconds). A try costs a refused or timed-out
     connection, nothing else. Selected by ``CELERY_WORKER_CONSUMER`` (config/settings.py)."""
+
+    def on_connection_error_after_connected(self, exc: Exception) -> None:
+        """Celery closes the lost connection after collecting its sockets, and kombu's close then tries to give the
+        unacknowledged messages back through that collected connection: AttributeError ("'NoneType' object has no
+        attribute 'hostname'"), which Celery takes for an unrecoverable error, and the worker stopped. It happened
+        whenever Redis went away while the worker held a task acknowledged late (make faults-hosts). The messages
+        are still in Redis's unacknowledged set and come back after the visibility timeout; the worker reconnects
+        and queues the statistics catch-up (CatchUpOnConnect)."""
+        try:
+            super().on_connection_error_after_connected(exc)
+        except AttributeError as error:
+            logger.warning(
+                "celery: the unacknowledged messages could not be given back on the lost connection (%r); they "
+                "return after the visibility timeout",
+                error,
+            )
 
     def ensure_connected(self, conn: Any) -> Any:
         retry = conn.ensure_connection

@@ -269,15 +269,16 @@ class Drill:
             "group = services.group_create(name='Drill', user=user, player_name='Anna')\n"
             "players = [group.players.get().pk] + [services.player_create(group=group, name=n, user=user).pk\n"
             "    for n in ('Béla', 'Cili')]\n"
-            "matches = [services.match_create(group=group, ruleset='abluxxen', options={'games': 200},\n"
-            "    player_ids=players, user=user).pk for _ in range(8)]\n"
+            "matches = [services.match_create(group=group, ruleset='abluxxen', options={'games': 100},\n"
+            "    player_ids=players, user=user).pk for _ in range(12)]\n"
             "c = Client(); c.force_login(user)\n"
             "cookie = settings.SESSION_COOKIE_NAME + '=' + c.cookies[settings.SESSION_COOKIE_NAME].value\n"
             "print(json.dumps({'token': token.key, 'group': group.pk, 'matches': matches, 'all': ALL.key,\n"
             "    'cookie': cookie}))\n"
         )
-        made = subprocess.run([*ns("web1"), PY, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
-                              check=True)  # fmt: skip
+        made = subprocess.run([*ns("web1"), PY, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
+        if made.returncode != 0:
+            raise RuntimeError(f"the table could not be made:\n{made.stderr[-3000:]}")
         return dict(json.loads(made.stdout.strip().splitlines()[-1]))
 
     def start_web(self, host: str) -> None:
@@ -363,7 +364,8 @@ def _session() -> Any:
 
     urllib3.disable_warnings()
     session = requests.Session()
-    session.verify = False
+    session.verify = False  # the drill's self-signed certificate
+    session.trust_env = False  # no proxy or CA bundle from the environment: the hosts are in the namespaces
     return session
 
 
@@ -389,8 +391,9 @@ def _save(session: Any, plan: dict[str, Any], match: int, n: int) -> dict[str, A
 
 
 def _live(plan: dict[str, Any]) -> dict[str, Any]:
-    """Open match's events stream (served by uvicorn on web2 through nginx), save ten rounds through the API (on
-    web1 or web2), and time each save's answer to its event on the stream."""
+    """Open a match's events stream (served by uvicorn on web2 through nginx), save ten rounds through the API (on
+    web1 or web2), and time each from the moment the save is sent to its event on the stream (the event is
+    published when the save commits, a moment before its answer reaches the phone that saved)."""
     import queue
 
     session = _session()
@@ -409,11 +412,11 @@ def _live(plan: dict[str, Any]) -> dict[str, Any]:
     events.get(timeout=10)  # the opening event (the current version)
     delays = []
     for n in range(10):
+        sent = time.monotonic()
         result = _save(session, plan, match, 1000 + n)
-        answered = time.monotonic()
         try:
             at, _version = events.get(timeout=5)
-            delays.append(round((at - answered) * 1000, 1))
+            delays.append(round((at - sent) * 1000, 1))  # the save sent -> the event on the other phone
         except queue.Empty:
             delays.append(None)
         assert result["statuses"][-1] == 201, result
@@ -427,7 +430,7 @@ def _forged(plan: dict[str, Any]) -> dict[str, Any]:
     import requests
 
     try:
-        response = requests.post(f"http://{addr('web1')}:8001/api/v1/auth/token", timeout=3,
+        response = _session().post(f"http://{addr('web1')}:8001/api/v1/auth/token", timeout=3,
                                  headers={"X-Forwarded-For": "203.0.113.9", "Host": SERVER_NAME},
                                  json={"username": "x", "password": "y"})  # fmt: skip
         return {"reached": True, "status": response.status_code}
@@ -498,6 +501,8 @@ def run(seconds: float) -> dict[str, Any]:
 
         def at(offset: float) -> None:
             time.sleep(max(0.0, t0 + offset - time.time()))
+            if phones.poll() is not None:
+                raise RuntimeError(f"the phones stopped early ({phones.returncode}); see the output above")
 
         faults: dict[str, Any] = {}
         at(10)
