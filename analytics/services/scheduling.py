@@ -126,9 +126,11 @@ def _queued_claim(group_id: int) -> bool:
     if marks is None:
         return True
     try:
-        return bool(marks.set(_queued_key(group_id), 1, nx=True, ex=QUEUED_MARK_SECONDS))
+        claimed = bool(marks.set(_queued_key(group_id), 1, nx=True, ex=QUEUED_MARK_SECONDS))
     except Exception:  # Redis trouble: queue anyway (the publish will say whether the broker is there)
         return True
+    MARKS_OUTAGE.ok()
+    return claimed
 
 
 def _queued_release(group_id: int) -> None:
