@@ -508,6 +508,7 @@ def run(seconds: float) -> dict[str, Any]:
         at(10)
         drill.procs.kill("web1")
         faults["web1_killed_at"] = round(time.time() - t0, 1)
+        faults["stats_fresh_after_web1_kill_s"] = drill.fresh_after(group, all_key, time.monotonic())
         at(20)
         drill.start_web("web1")
         at(30)
