@@ -3,7 +3,9 @@
 single-machine values (upstreams on 127.0.0.1, scores.example.org, /srv/scorekeeper) replaced.
 
     WEB_UPSTREAMS=10.0.0.11:8001,10.0.0.12:8001 LIVE_UPSTREAM=10.0.0.12:8003 SERVER_NAME=scores.example.org \\
-        python3 deploy/nginx_site.py > /etc/nginx/sites-enabled/scorekeeper.conf
+        python3 deploy/nginx_site.py /etc/nginx/sites-enabled/scorekeeper.conf
+
+(without a path it prints the site; with one it replaces the file whole, or leaves it alone when a value is wrong)
 
 Only the standard library: the proxy host needs python3, not the app's virtualenv. Every variable is optional
 and defaults to the value in the file (one machine, deploy/README.md):
@@ -96,14 +98,22 @@ def render(env: Mapping[str, str]) -> str:
     return text
 
 
-def main() -> int:
+def main(argv: list[str]) -> int:
+    """Print the site, or with a path write it there (whole or not at all: a temporary file renamed over it)."""
     try:
-        sys.stdout.write(render(os.environ))
+        text = render(os.environ)
     except ConfigError as exc:
         sys.stderr.write(f"{exc}\n")
         return 2
+    if not argv:
+        sys.stdout.write(text)
+        return 0
+    target = Path(argv[0])
+    partial = target.with_name(f".{target.name}.new")
+    partial.write_text(text)
+    partial.replace(target)
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(main(sys.argv[1:]))

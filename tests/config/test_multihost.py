@@ -94,3 +94,21 @@ def test_a_web_hosts_settings_come_from_its_environment(tmp_path: Path) -> None:
         ["scores.example.org"],
         "config.middleware.ForwardedHeadersMiddleware",
     ]
+
+
+def test_the_nginx_site_refuses_a_value_nginx_could_not_read_and_keeps_the_old_file(tmp_path: Path) -> None:
+    site = tmp_path / "scorekeeper.conf"
+    site.write_text("the site in use\n")
+    env = {"PATH": os.environ.get("PATH", ""), "WEB_UPSTREAMS": "10.0.0.11:8001;include /etc/passwd"}
+    argv = [sys.executable, str(ROOT / "deploy" / "nginx_site.py"), str(site)]
+    refused = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=30)
+    assert refused.returncode == 2
+    assert refused.stderr == (
+        "config error: WEB_UPSTREAMS: expected host:port[,host:port...], got '10.0.0.11:8001;include /etc/passwd'\n"
+    )
+    assert site.read_text() == "the site in use\n"
+    env["WEB_UPSTREAMS"] = "10.0.0.11:8001,10.0.0.12:8001"
+    subprocess.run(argv, env=env, capture_output=True, text=True, timeout=30, check=True)
+    servers = re.findall(r"^\s*server (\S+) max_fails", site.read_text(), re.M)
+    assert servers == ["10.0.0.11:8001", "10.0.0.12:8001"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["scorekeeper.conf"]
