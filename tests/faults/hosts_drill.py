@@ -404,9 +404,12 @@ def _live(plan: dict[str, Any]) -> dict[str, Any]:
                                      "Accept": "text/event-stream"})  # fmt: skip
 
     def read() -> None:
-        for line in stream.iter_lines(decode_unicode=True):
-            if line and line.startswith("data:"):
-                events.put((time.monotonic(), line[5:].strip()))
+        try:
+            for line in stream.iter_lines(decode_unicode=True):
+                if line and line.startswith("data:"):
+                    events.put((time.monotonic(), line[5:].strip()))
+        except (AttributeError, OSError, ValueError):  # the stream closed under it at the end
+            return
 
     threading.Thread(target=read, daemon=True).start()
     events.get(timeout=10)  # the opening event (the current version)
