@@ -8,7 +8,7 @@ PORT ?= 8000
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/scorekeeper
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: run test venv venv-dev services chromium axe lint typecheck pytest worker beat superuser backup demo messages bench faults prod-up prod-down clean
+.PHONY: run test venv venv-dev services chromium axe lint typecheck pytest worker beat superuser backup demo messages bench faults faults-hosts prod-up prod-down clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -104,6 +104,15 @@ FAULTS_PG_RESTART ?= 1
 faults: venv-dev services
 	DATABASE_URL=$(FAULTS_DATABASE_URL) REDIS_URL=$(FAULTS_REDIS_URL) CELERY_EAGER=1 FAULTS_SCALE=$(FAULTS_SCALE) \
 		FAULTS_PG_RESTART=$(FAULTS_PG_RESTART) $(BIN)/pytest tests/faults -m faults -p no:cacheprovider -q -s
+
+## make faults-hosts: the multi-host layout of deploy/README.md in network namespaces on this machine (as root), with
+## a web host, the worker and Redis killed under load; figures printed and written to var/drill/report.json
+faults-hosts: venv-dev
+	@command -v nft >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nftables >/dev/null)
+	@command -v nginx >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null)
+	@command -v curl >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq curl >/dev/null)
+	bash tests/ensure_services.sh >/dev/null  # installs PostgreSQL and Redis when missing (their shared servers are not used)
+	$(BIN)/python tests/faults/hosts_drill.py
 
 ## production-like stack on loopback (issue 8)
 prod-up: venv

@@ -29,6 +29,7 @@ from django.core.cache import cache
 from django.db import connection, transaction
 
 from scoring.models import Match
+from scoring.outages import Outage
 
 from . import game_queries, payloads, queries
 from .models import RatingHistory, StandingsVersion
@@ -36,6 +37,7 @@ from .ratings import ratings_of_filter
 from .stats import StatsFilter
 
 logger = logging.getLogger(__name__)
+CACHE_OUTAGE = Outage("stats: rows cache")
 
 CACHE_SECONDS = 6 * 3600
 
@@ -260,8 +262,14 @@ def _cache_get(key: str) -> Cached | None:
     try:
         packed = cache.get(key)
     except Exception as exc:  # a cache outage costs a full recomputation, never a failed refresh
-        logger.warning("stats: the rows cache is unreachable (%r); recomputing everything", exc)
+        if CACHE_OUTAGE.failed():
+            logger.warning(
+                "stats: the rows cache is unreachable (%r); recomputing everything until it answers again "
+                "(not logged again meanwhile)",
+                exc,
+            )
         return None
+    CACHE_OUTAGE.ok()
     if not isinstance(packed, bytes):
         return None
     try:
@@ -280,7 +288,8 @@ def _cache_set(key: str, value: Cached) -> None:
     try:
         cache.set(key, packed, CACHE_SECONDS)
     except Exception as exc:
-        logger.warning("stats: cannot store rows in the cache (%r)", exc)
+        if CACHE_OUTAGE.failed():
+            logger.warning("stats: cannot store rows in the cache (%r); not logged again until it answers", exc)
 
 
 def group_rows_cached(group_id: int, flt: StatsFilter, *, threads: int = 1) -> payloads.GroupRows:

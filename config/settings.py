@@ -87,6 +87,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # first: nothing below may read a forwarded header that the proxy did not send
+    "config.middleware.ForwardedHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -178,6 +180,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "max_retries": 1,
 }
 CELERY_TASK_PUBLISH_RETRY = False
+# A worker waits for its broker however long it is away, trying again every second or two (config.celery), and
+# queues the statistics catch-up each time it connects.
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CONSUMER = "config.celery:PromptReconnectConsumer"
 # Celery's Django fix-up closes the database connection before and after every task unless this is set; then it
 # closes them once every this many tasks, and config/celery.py drops the old, broken or unhealthy ones before and
 # after each task as Django does around a request (CONN_MAX_AGE, CONN_HEALTH_CHECKS). Reconnecting per task cost
@@ -245,6 +251,25 @@ INVITE_DAYS = env_int("INVITE_DAYS", 7)
 TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0)
 if TRUSTED_PROXIES < 0:
     _fail("TRUSTED_PROXIES", f"expected 0 or more proxies, got {TRUSTED_PROXIES}")
+# Who may send those headers: the proxy's own address(es) or networks, or "*". The same variable, with the same
+# default, is what gunicorn's forwarded_allow_ips and uvicorn's --forwarded-allow-ips read, so the app servers and
+# the app agree. From any other address X-Forwarded-For/-Proto/-Host are dropped before anything reads them
+# (config.middleware.ForwardedHeadersMiddleware): a client that reaches a web host's port directly is counted by
+# its own address, whatever header it makes up.
+FORWARDED_ALLOW_IPS = env_list("FORWARDED_ALLOW_IPS", ["127.0.0.1", "::1"])
+
+
+def _forwarded_check(items: list[str]) -> None:
+    import ipaddress
+
+    for item in items:
+        try:
+            _ = item == "*" or ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            _fail("FORWARDED_ALLOW_IPS", f"expected addresses or networks (or *), separated by commas; got {item!r}")
+
+
+_forwarded_check(FORWARDED_ALLOW_IPS)
 # Sign-in throttles (scoring/auth_limits.py), counted in the cache over a window of AUTH_LIMIT_WINDOW seconds:
 # failed log-ins per account and per client address, sign-up attempts per address, password-reset requests per
 # address and per e-mail address. The right password while an account or address is blocked does not log in.

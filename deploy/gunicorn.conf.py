@@ -4,7 +4,21 @@ import gc
 import multiprocessing
 import os
 
-bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8001")
+
+def _bind() -> str:
+    """GUNICORN_BIND when set; otherwise this host's BIND_ADDRESS (its private address in a multi-host layout,
+    deploy/README.md; loopback by default) and WEB_PORT (the systemd unit's instance)."""
+    explicit = os.environ.get("GUNICORN_BIND", "").strip()
+    if explicit:
+        return explicit
+    host = os.environ.get("BIND_ADDRESS", "").strip() or "127.0.0.1"
+    port = os.environ.get("WEB_PORT", "").strip() or "8001"
+    if ":" in host and not host.startswith("["):  # an IPv6 address
+        host = f"[{host}]"
+    return f"{host}:{port}"
+
+
+bind = _bind()
 workers = int(os.environ.get("GUNICORN_WORKERS", str(min(4, multiprocessing.cpu_count() * 2 + 1))))
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 worker_class = "gthread"
@@ -30,12 +44,20 @@ def pre_fork(server: object, worker: object) -> None:
 # loopback stack replaced a worker every few seconds (the /ping baseline ran at 1 750 req/s instead of 2 700).
 max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "100000"))
 max_requests_jitter = max_requests // 10
+# Request limits at or above nginx's (large_client_header_buffers 4 8000, deploy/nginx/scorekeeper.conf): what
+# nginx lets through is read here, and a larger request is refused by nginx with a JSON answer rather than by
+# gunicorn with its HTML page. 8190 bytes is the longest request line gunicorn takes short of "unlimited"; nginx's
+# 32 000 bytes of headers hold fewer fields than 32 768.
+limit_request_line = 8190
+limit_request_field_size = 8190
+limit_request_fields = 32768
 accesslog = os.environ.get("GUNICORN_ACCESSLOG", "-")
 errorlog = "-"
 # The app logs to stderr (LOGGING in config/settings.py). Under systemd that is the journal; a daemonised
 # gunicorn with --error-logfile (make prod-up) would drop it, so send it to the error log file too.
 capture_output = True
 loglevel = os.environ.get("GUNICORN_LOGLEVEL", "warning")
-forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+# the proxy's address(es): the only peer whose X-Forwarded-* headers count (the settings read the same variable)
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
 proxy_allow_ips = forwarded_allow_ips
 wsgi_app = "config.wsgi:application"

@@ -47,7 +47,7 @@ for port in 8001 8002; do
 done
 # the live match events (server-sent events) from the ASGI app: uvicorn, one process, one coroutine per phone
 setsid nohup "$BIN/uvicorn" config.asgi:application --host 127.0.0.1 --port 8003 --lifespan off --no-access-log \
-  --proxy-headers --forwarded-allow-ips 127.0.0.1 --timeout-graceful-shutdown 3 \
+  --proxy-headers --forwarded-allow-ips "${FORWARDED_ALLOW_IPS:-127.0.0.1,::1}" --timeout-graceful-shutdown 3 \
   >"$RUN/log/live-8003.log" 2>&1 < /dev/null &
 echo $! > "$RUN/live-8003.pid"
 for n in 1 2; do
@@ -68,15 +68,11 @@ if [ -f /usr/lib/nginx/modules/ngx_http_brotli_filter_module.so ]; then
   BROTLI_LOAD="load_module /usr/lib/nginx/modules/ngx_http_brotli_filter_module.so;"
   BROTLI_ON="brotli on; brotli_comp_level 5; brotli_types text/css application/javascript application/json image/svg+xml application/manifest+json;"
 fi
-sed -e "s#/srv/scorekeeper/staticfiles/#$ROOT/staticfiles/#" \
-    -e "s#listen 80;#listen 127.0.0.1:8080;#" \
-    -e "s#listen 443 ssl http2;#listen 127.0.0.1:8443 ssl http2;#" \
-    -e "s#server_name scores.example.org;#server_name 127.0.0.1 localhost;#" \
-    -e "s#return 301 https://\$host\$request_uri;#return 301 https://\$host:8443\$request_uri;#" \
-    -e "s#/etc/letsencrypt/live/scores.example.org/fullchain.pem#$RUN/nginx/cert.pem#" \
-    -e "s#/etc/letsencrypt/live/scores.example.org/privkey.pem#$RUN/nginx/key.pem#" \
-    -e "s@# brotli on;.*@$BROTLI_ON@" \
-    deploy/nginx/scorekeeper.conf > "$RUN/nginx/site.conf"
+WEB_UPSTREAMS=127.0.0.1:8001,127.0.0.1:8002 LIVE_UPSTREAM=127.0.0.1:8003 SERVER_NAME="127.0.0.1 localhost" \
+  LISTEN_HTTP=127.0.0.1:8080 LISTEN_HTTPS=127.0.0.1:8443 NGINX_STATIC_ROOT="$ROOT/staticfiles" \
+  TLS_CERTIFICATE="$RUN/nginx/cert.pem" TLS_CERTIFICATE_KEY="$RUN/nginx/key.pem" python3 deploy/nginx_site.py \
+  | sed -e "s#return 301 https://\$host\$request_uri;#return 301 https://\$host:8443\$request_uri;#" \
+        -e "s@# brotli on;.*@$BROTLI_ON@" > "$RUN/nginx/site.conf"
 cat > "$RUN/nginx/nginx.conf" <<NGINX
 $BROTLI_LOAD
 worker_processes 1;

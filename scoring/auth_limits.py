@@ -34,6 +34,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import ngettext
 
+from scoring.outages import Outage
+
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
 
@@ -46,6 +48,9 @@ def _cache_errors() -> tuple[type[BaseException], ...]:
 
 
 CACHE_ERRORS = _cache_errors()
+# The throttles and the sign-in limits share the cache: one outage, logged once per process when it starts and
+# once when it ends (scoring.outages), not once per request.
+CACHE_OUTAGE = Outage("throttles and sign-in limits: cache")
 
 
 # --- who is asking --------------------------------------------------------------------------------------------
@@ -144,10 +149,18 @@ def _clear(kind: str, ident: str) -> None:
 
 def _safely(action: str, default: T, call: Callable[..., T], *args: Any) -> T:
     try:
-        return call(*args)
+        found = call(*args)
     except CACHE_ERRORS as exc:
-        logger.warning("auth limit %s: cache unreachable (%r); attempt let through", action, exc)
+        if CACHE_OUTAGE.failed():
+            logger.warning(
+                "auth limit %s: cache unreachable (%r); attempts let through, and requests past the throttles, "
+                "until it answers again (not logged again meanwhile)",
+                action,
+                exc,
+            )
         return default
+    CACHE_OUTAGE.ok()
+    return found
 
 
 # --- log-in ---------------------------------------------------------------------------------------------------

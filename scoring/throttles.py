@@ -19,7 +19,7 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
 from scoring import auth_limits
-from scoring.auth_limits import CACHE_ERRORS
+from scoring.auth_limits import CACHE_ERRORS, CACHE_OUTAGE
 
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 logger = logging.getLogger(__name__)
@@ -52,10 +52,18 @@ class _ScopedThrottle(SimpleRateThrottle):
 
     def allow_request(self, request: Any, view: Any) -> bool:
         try:
-            return super().allow_request(request, view)
+            allowed = super().allow_request(request, view)
         except CACHE_ERRORS as exc:
-            logger.warning("throttle %s: cache unreachable (%r); request let through", self.scope, exc)
+            if CACHE_OUTAGE.failed():  # once per outage, not once per request (scoring.outages)
+                logger.warning(
+                    "throttle %s: cache unreachable (%r); requests let through until it answers again "
+                    "(not logged again meanwhile)",
+                    self.scope,
+                    exc,
+                )
             return True
+        CACHE_OUTAGE.ok()
+        return allowed
 
     def get_ident(self, request: Any) -> str:
         """The client address: the connection's, or the trusted proxies' word for it (TRUSTED_PROXIES); an IPv6

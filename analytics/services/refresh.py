@@ -252,10 +252,12 @@ def stats_group_refresh_spaced(*, group_id: int) -> int:
     """The queued refresh of a group: waits out what is left of the group's spacing (``STATS_REFRESH_SPACING_MS``
     after its previous refresh started), then refreshes.  Rounds arriving meanwhile ride on it.
 
-    The wait is here, in a task already taken from the broker, and not a countdown on the queued task: a worker
-    holding a countdown task holds an unacknowledged message, and a worker that loses its Redis connection with
-    one in hand dies (kombu's restore of unacknowledged messages fails on the closed connection; seen in
-    ``tests/faults/test_redis_down.py``).
+    The wait is here, in a task already taken from the broker, and not a countdown on the queued task: a countdown
+    task sits unacknowledged in a worker for its whole countdown, and a worker that lost its Redis connection with
+    one in hand stopped (kombu's return of unacknowledged messages failed on the closed connection; seen in
+    ``tests/faults/test_redis_down.py``). The task is acknowledged late (issue 49) and so also unacknowledged while
+    it waits here, a quarter of a second; ``config.celery.PromptReconnectConsumer`` keeps the worker going when that
+    failure happens.
     """
     wait = spacing_left(group_id)
     if wait > 0:

@@ -1,8 +1,9 @@
 """Scheduling the recomputation: after a change, flag the snapshots stale and queue one refresh per group.
 
 The refresh task is looked up in :mod:`analytics.services.registry` (``analytics.tasks`` registers it), so the
-services never import the tasks. A broker outage is logged and backed off from; the periodic catch-up redoes
-whatever could not be queued.
+services never import the tasks. A broker outage is logged once (when it starts and when it ends) and backed off
+from for a moment; the first refresh queued after it also queues a catch-up, so that what could not be queued
+meanwhile is refreshed as soon as the broker is back rather than at beat's next minute.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from django.conf import settings
 from django.db import connection, transaction
 
 from scoring.models import Match, Seat
+from scoring.outages import Outage
 
 from ..models import Snapshot
 from ..stats import StatsFilter, snapshot_key
@@ -24,9 +26,16 @@ from .marking import _dirty_record, _mark_match, stats_mark_group_stale, stats_m
 
 logger = logging.getLogger(__name__)
 
-# After a failed publish, do not try the broker again for this long (the catch-up covers the gap).
-BROKER_BACKOFF_SECONDS = 30.0
+# After a failed publish, do not try the broker again for this long: a broker host that drops packets costs a
+# save the connect timeout, once per process per backoff, not on every save. Short, because the first publish that
+# gets through afterwards is what notices that the broker is back (and queues the catch-up for what was missed).
+BROKER_BACKOFF_SECONDS = 2.0
 _broker_down_until = 0.0
+# Set when a refresh could not be queued (a failure, or skipped in the backoff); the next refresh queued queues
+# the catch-up too, and clears it.
+_missed_refresh = False
+BROKER_OUTAGE = Outage("stats: broker")
+MARKS_OUTAGE = Outage("stats: queued marks in Redis")
 
 
 def stats_match_changed(*, match: Match, players: Iterable[int] | None = None) -> None:
@@ -117,9 +126,11 @@ def _queued_claim(group_id: int) -> bool:
     if marks is None:
         return True
     try:
-        return bool(marks.set(_queued_key(group_id), 1, nx=True, ex=QUEUED_MARK_SECONDS))
+        claimed = bool(marks.set(_queued_key(group_id), 1, nx=True, ex=QUEUED_MARK_SECONDS))
     except Exception:  # Redis trouble: queue anyway (the publish will say whether the broker is there)
         return True
+    MARKS_OUTAGE.ok()
+    return claimed
 
 
 def _queued_release(group_id: int) -> None:
@@ -130,7 +141,17 @@ def _queued_release(group_id: int) -> None:
     try:
         marks.delete(_queued_key(group_id))
     except Exception as exc:
-        logger.warning("stats: cannot clear the queued mark of group %s (%r); it expires by itself", group_id, exc)
+        _marks_failed(group_id, exc)
+
+
+def _marks_failed(group_id: int, exc: BaseException) -> None:
+    if MARKS_OUTAGE.failed():
+        logger.warning(
+            "stats: cannot clear the queued mark of group %s (%r); it expires by itself (Redis failures are not "
+            "logged again until it answers)",
+            group_id,
+            exc,
+        )
 
 
 def _refresh_spacing() -> float:
@@ -151,7 +172,9 @@ def refresh_started(group_id: int) -> None:
             pipe.set(_mark_key("started", group_id), 1, px=spacing)
         pipe.execute()
     except Exception as exc:
-        logger.warning("stats: cannot clear the queued mark of group %s (%r); it expires by itself", group_id, exc)
+        _marks_failed(group_id, exc)
+        return
+    MARKS_OUTAGE.ok()
 
 
 def spacing_left(group_id: int) -> float:
@@ -172,24 +195,37 @@ def stats_enqueue(*, group_id: int) -> bool:
     Returns False when nothing could be queued; True when a refresh is queued (by this call or an earlier one
     that has not started yet).
     """
-    global _broker_down_until
+    global _broker_down_until, _missed_refresh
     if time.monotonic() < _broker_down_until:
-        logger.warning("stats: broker recently unreachable; group %s left stale for the catch-up", group_id)
+        _missed_refresh = True  # the group stays stale (flagged in PostgreSQL) until the catch-up
         return False
     if not _queued_claim(group_id):
         return True
     refresh = registry.task("stats_refresh_group")
     try:
         refresh.delay(group_id)
+        if _missed_refresh:
+            # the broker is back: refresh now whatever this process could not queue while it was away
+            registry.task("stats_catch_up").delay()
+            _missed_refresh = False
     except BROKER_ERRORS as exc:
         _queued_release(group_id)
         _broker_down_until = time.monotonic() + BROKER_BACKOFF_SECONDS
-        logger.warning("stats: cannot queue the refresh of group %s (%r); the catch-up will do it", group_id, exc)
+        _missed_refresh = True
+        if BROKER_OUTAGE.failed():
+            logger.warning(
+                "stats: cannot queue the refresh of group %s (%r); statistics stay stale until the broker "
+                "answers again (then a catch-up runs; not logged again meanwhile)",
+                group_id,
+                exc,
+            )
         return False
     except Exception:
         _queued_release(group_id)
+        _missed_refresh = True
         logger.exception("stats: refreshing group %s failed; the catch-up will retry", group_id)
         return False
+    BROKER_OUTAGE.ok()
     return True
 
 

@@ -13,7 +13,11 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
+from scoring.outages import Outage
+
 logger = logging.getLogger(__name__)
+# a Redis outage is logged when it starts and when it ends, not with a traceback per save
+OUTAGE = Outage("live: Redis")
 
 _local = threading.local()
 
@@ -40,8 +44,17 @@ def publish(match_id: int, version: int) -> None:
         return
     try:
         _client().publish(channel(match_id), str(version))
-    except Exception:
-        logger.warning("live: could not publish match %s v%s", match_id, version, exc_info=True)
+    except Exception as exc:
+        if OUTAGE.failed():
+            logger.warning(
+                "live: could not publish match %s v%s (%r); phones fall back to their poll until Redis answers "
+                "again (not logged again meanwhile)",
+                match_id,
+                version,
+                exc,
+            )
+        return
+    OUTAGE.ok()
 
 
 def publish_after_commit(*, match_id: int, version: int) -> None:

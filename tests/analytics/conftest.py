@@ -20,8 +20,11 @@ def _fast_passwords(settings: Any) -> None:
 @pytest.fixture(autouse=True)
 def _broker_backoff_reset() -> Iterator[None]:
     scheduling._broker_down_until = 0.0
+    scheduling._missed_refresh = False
     yield
     scheduling._broker_down_until = 0.0
+    scheduling._missed_refresh = False
+    scheduling.BROKER_OUTAGE.ok()
 
 
 @pytest.fixture

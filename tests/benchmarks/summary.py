@@ -1,8 +1,8 @@
 """The summary table of ``make bench``: every figure against its goal (issues 8 and 33), from var/bench/.
 
-Reads ``api.json``, ``floor.json``, ``floor_instructions.json``, ``openloop.json``, ``live.json`` and
-``pages.json`` (written by bench_api.py, bench_floor.py, bench_floor_instructions.py, bench_openloop.py,
-bench_live.py and bench_pages.py) and ``stats.txt``
+Reads ``api.json``, ``floor.json``, ``floor_instructions.json``, ``openloop.json``, ``live.json``, ``abuse.json``
+and ``pages.json`` (written by bench_api.py, bench_floor.py, bench_floor_instructions.py, bench_openloop.py,
+bench_live.py, bench_abuse.py and bench_pages.py) and ``stats.txt``
 (the printed output of bench_stats.py).  A benchmark that did not run shows as "not run".
 """
 
@@ -123,6 +123,46 @@ def live_rows(data: dict[str, Any] | None) -> list[Row]:
     ]
 
 
+def abuse_rows(data: dict[str, Any] | None) -> list[Row]:
+    """Issue 44's "abuse" row: each heavy endpoint's first and repeated cost, /ping beside, web memory."""
+    if data is None:
+        return [("8 abuse: heavy GETs, 8 at a time", "not run", "", "")]
+    rows: list[Row] = []
+    for name, r in data["results"].items():
+        repeated = r["repeated"]
+        rows.append(
+            (
+                f"8 … {name}: first / repeated p50, max",
+                f"{r['first']['seconds']:.2f} s / {repeated['p50_s']:.2f} s, {repeated['max_s']:.2f} s "
+                f"(x{repeated['requests']}; /ping p99 {r['ping'].get('p99_ms', float('nan')):.0f} ms)",
+                "(reported)",
+                "",
+            )
+        )
+    memory = data["web_rss_mb"]
+    return [
+        (
+            "8 abuse: /ping p99 under 8 heavy GETs at a time",
+            f"{data['ping_p99_ms']:.0f} ms (worst endpoint)",
+            "≤ 100 ms",
+            verdict(data["pass"]["ping_p99"]),
+        ),
+        (
+            "8 … slowest repeated heavy request",
+            f"{data['repeat_max_s']:.2f} s",
+            "≤ 2 s",
+            verdict(data["pass"]["repeat_max"]),
+        ),
+        (
+            "8 … web memory growth",
+            f"+{memory['growth']:.0f} MB ({memory['before']:.0f} -> peak {memory['peak']:.0f} MB)",
+            "≤ 50 MB",
+            verdict(data["pass"]["memory"]),
+        ),
+        *rows,
+    ]
+
+
 def _find(pattern: str, text: str) -> float | None:
     found = re.search(pattern, text)
     return float(found.group(1).replace(",", "")) if found else None
@@ -209,6 +249,7 @@ def main() -> None:
         *floor_rows(_load("floor.json")),
         *openloop_rows(_load("openloop.json")),
         *live_rows(_load("live.json")),
+        *abuse_rows(_load("abuse.json")),
         *stats_rows(stats.read_text() if stats.exists() else None),
         *pages_rows(_load("pages.json")),
     ]

@@ -42,6 +42,7 @@ def stack(own_redis: OwnRedis, transactional_db: None) -> Iterator[Stack]:
 
         # this process may have marked the broker as down while Redis was stopped; later tests start clean
         scheduling._broker_down_until = 0.0
+        scheduling._missed_refresh = False
 
 
 @pytest.fixture

@@ -194,8 +194,9 @@ class Stack:
             raise RuntimeError(f"gunicorn did not answer:\n{proc.log_text()[-3000:]}")
         return proc
 
-    def worker(self, name: str) -> Proc:
-        """A ``celery worker`` (solo pool: the task runs in the process we may kill) on the private Redis."""
+    def worker(self, name: str, *, pool: str = "solo", **extra_env: str) -> Proc:
+        """A ``celery worker`` on the private Redis: the solo pool runs the task in the process we may kill; the
+        prefork pool (one child) as in production, where a killed child is noticed by the worker's main process."""
         argv = [
             sys.executable,
             "-m",
@@ -206,14 +207,15 @@ class Stack:
             "-n",
             f"{name}-{self.run_id}@%h",
             "--pool",
-            "solo",
+            pool,
+            *(["--concurrency", "1"] if pool == "prefork" else []),
             "--without-gossip",
             "--without-mingle",
             "--without-heartbeat",
             "-l",
             "INFO",
         ]
-        proc = self._spawn(name, argv, self.env())
+        proc = self._spawn(name, argv, self.env(**extra_env))
 
         def ready() -> bool:
             if proc.popen.poll() is not None:
