@@ -20,6 +20,7 @@ from ..ratings import ratings_replay
 from ..sql import vacuum_analyze
 from ..standings import standings_group_rebuild
 from . import registry
+from .extras import stats_extras_refresh
 from .marking import _group_update, _mark, _snapshot_defaults
 from .refresh import RUN_LOCK, _advisory_lock, _connections, _refresh_snapshots, group_lock
 
@@ -35,6 +36,7 @@ def stats_rebuild_group(*, group_id: int) -> int:
         standings_group_rebuild(group_id=group_id)
         for ruleset in grouprows.rulesets_of(group_id):
             ratings_replay(group_id=group_id, ruleset=ruleset)
+        stats_extras_refresh(group_id=group_id)
         # order_by(): without it, Seat's default ordering made this one row per seat
         players = Seat.objects.filter(match__group_id=group_id).order_by().values_list("player_id", flat=True)
         rulesets = grouprows.match_rulesets(group_id)

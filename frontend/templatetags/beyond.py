@@ -8,6 +8,7 @@ from typing import Any
 
 from django import template
 
+from analytics.record_news import record_news as news_of
 from scoring.confirming import CONFIRMED, DISPUTED, TO_CONFIRM, match_checks
 
 register = template.Library()
@@ -34,3 +35,12 @@ def _referee(ruleset: str) -> bool:
     from scoring.rules import tricks
 
     return ruleset in tricks.KEYS
+
+
+@register.inclusion_tag("frontend/matches/_record_news.html", takes_context=True)
+def record_news(context: Any) -> dict[str, Any]:
+    """The records the last round saved sets or nears (and, once it finished the match, the match's)."""
+    match, board = context.get("match"), context.get("board")
+    if match is None or not board or not board.get("rounds"):
+        return {"news": []}
+    return {"news": news_of(match=match, board=board), "match": match, "number": board["rounds"][-1]["number"]}
