@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from . import apis, nightviews, records_views, views
+from . import apis, nightviews, records_views, trust_api, views
 
 app_name = "analytics"
 
@@ -22,4 +22,5 @@ api_urlpatterns = [
     re_path(r"^groups/(?P<group_id>\d+)/stats/?$", apis.GroupStatsApi.as_view(), name="group-stats"),
     re_path(r"^players/(?P<player_id>\d+)/stats/?$", apis.PlayerStatsApi.as_view(), name="player-stats"),
     re_path(r"^groups/(?P<group_id>\d+)/records/?$", records_views.GroupRecordsApi.as_view(), name="group-records"),
+    re_path(r"^groups/(?P<group_id>\d+)/ratings/?$", trust_api.GroupRatingsApi.as_view(), name="group-ratings"),
 ]

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..doubt import trust_refresh
 from ..records import records_refresh
 
 
 def stats_extras_refresh(*, group_id: int, rulesets: Iterable[str] | None = None) -> None:
-    """Recompute the records (and rating trust) of these games of the group (None: of all its games)."""
+    """Recompute the records and the rating trust of these games of the group (None: of all its games)."""
     games = None if rulesets is None else sorted(set(rulesets))
     records_refresh(group_id=group_id, rulesets=games)
+    trust_refresh(group_id=group_id, rulesets=games)
