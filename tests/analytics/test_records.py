@@ -95,6 +95,9 @@ def test_a_record_is_announced_on_the_round_that_sets_it_and_not_on_the_next(
     client.force_login(table.owner)
     board = client.get(f"/matches/{match.pk}/board").content.decode()
     assert "Round 1: records" in board and "a new group record" in board
+    hu = client.get(f"/matches/{match.pk}/board", HTTP_ACCEPT_LANGUAGE="hu").content.decode()
+    assert "1. kör: rekordok" in hu
+    assert "Bence: 30 — új csoportrekord: Húzz egyet! / Abluxxen — legtöbb pont egy körben (eddig: 20)" in hu
 
     with django_capture_on_commit_callbacks(execute=True):
         _game(match, table.owner, [4, 6, 2], [1, 0, 1])  # nothing special
