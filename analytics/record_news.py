@@ -29,7 +29,7 @@ MIN_OTHERS = 10  # with fewer earlier entries everything would be "a record"
 @dataclass(frozen=True)
 class News:
     kind: str
-    seat: int
+    seats: tuple[int, ...]  # who: partners who scored the same in the round share one line
     value: int
     rank: int  # 1 = the record
     tied: bool  # shares its place with an earlier entry
@@ -46,16 +46,16 @@ def _better(kind: Kind, a: int, b: int) -> bool:
     return a < b if kind.lower else a > b
 
 
-def _words(kind: Kind, game: str, name: str, value: int, rank: int, tied: bool, percent: int, old: Any) -> str:
-    what = f"{game} — {kind.label}"
-    params = {"name": name, "value": value, "what": what, "percent": percent, "old": old}
+def _words(kind: Kind, game: str, names: str, value: int, rank: int, tied: bool, percent: int, old: Any) -> str:
+    what = f"{kind.label} ({game})"
+    params = {"name": names, "value": value, "what": what, "percent": percent, "old": old}
     if rank == 1 and tied:
-        return gettext("%(name)s's %(value)s equals the group's record — %(what)s") % params
+        return gettext("%(name)s: %(value)s, equal to the group's record for %(what)s") % params
     if rank == 1:
-        return gettext("%(name)s's %(value)s: a new group record — %(what)s (it was %(old)s)") % params
+        return gettext("%(name)s: %(value)s, a new group record for %(what)s; it was %(old)s") % params
     if rank == 2:
-        return gettext("%(name)s's %(value)s: the group's 2nd best — %(what)s, top %(percent)s %%") % params
-    return gettext("%(name)s's %(value)s: the group's 3rd best — %(what)s, top %(percent)s %%") % params
+        return gettext("%(name)s: %(value)s, the group's 2nd best for %(what)s, top %(percent)s %%") % params
+    return gettext("%(name)s: %(value)s, the group's 3rd best for %(what)s, top %(percent)s %%") % params
 
 
 def _judge(
@@ -79,12 +79,13 @@ def _judge(
     for seat, value in found:
         if floor is not None and _better(kind, floor, value):
             continue
-        # the other seats of this same round count too: two players above the old record are the 1st and the 2nd
-        rivals = others + [v for s, v in found if s != seat]
+        # the other seats of this round count too (two players above the old record are the 1st and the 2nd), but
+        # partners who scored the same share the place: one team, one achievement
+        rivals = others + [v for s, v in found if s != seat and v != value]
         ahead = sum(1 for v in rivals if _better(kind, v, value))
         if ahead >= ANNOUNCE:
             continue
-        tied = any(v == value for v in rivals)
+        tied = any(v == value for v in others)
         percent = math.ceil(100 * (ahead + 1) / (total + len(found)))
         out.append((seat, value, ahead + 1, tied, percent, best))
     return out
@@ -112,10 +113,13 @@ def record_news(*, match: Match, board: Mapping[str, Any]) -> list[News]:
         else:  # a streak is told on the records page; a match's record once the match is over
             continue
         book = books.get(kind.key)
-        for seat, value, rank, tied, percent, old in _judge(kind, book, match.pk, held, own, found):
-            name = names[seat] if 0 <= seat < len(names) else "?"
-            text = _words(kind, game, name, value, rank, tied, percent, old)
-            news.append(News(kind.key, seat, value, rank, tied, percent, old, text))
+        judged = _judge(kind, book, match.pk, held, own, found)
+        for key in dict.fromkeys(
+            (value, rank, tied, percent, old) for _seat, value, rank, tied, percent, old in judged
+        ):
+            seats = tuple(j[0] for j in judged if j[1:] == key)
+            who = ", ".join(names[s] if 0 <= s < len(names) else "?" for s in seats)
+            news.append(News(kind.key, seats, *key, text=_words(kind, game, who, *key)))
     return news
 
 

@@ -91,13 +91,13 @@ def test_a_record_is_announced_on_the_round_that_sets_it_and_not_on_the_next(
         _game(match, table.owner, [5, 30, 1], [2, 0, 3])  # Bence: 30, above Anna's 20
 
     news = _board_news(match)
-    assert news == ["Bence's 30: a new group record — Húzz egyet! / Abluxxen — most points in a round (it was 20)"]
+    assert news == ["Bence: 30, a new group record for most points in a round (Húzz egyet! / Abluxxen); it was 20"]
     client.force_login(table.owner)
     board = client.get(f"/matches/{match.pk}/board").content.decode()
     assert "Round 1: records" in board and "a new group record" in board
     hu = client.get(f"/matches/{match.pk}/board", HTTP_ACCEPT_LANGUAGE="hu").content.decode()
     assert "1. kör: rekordok" in hu
-    assert "Bence: 30 — új csoportrekord: Húzz egyet! / Abluxxen — legtöbb pont egy körben (eddig: 20)" in hu
+    assert "Bence: 30, új csoportrekord: legtöbb pont egy körben (Húzz egyet! / Abluxxen); eddig 20" in hu
 
     with django_capture_on_commit_callbacks(execute=True):
         _game(match, table.owner, [4, 6, 2], [1, 0, 1])  # nothing special
@@ -109,9 +109,9 @@ def test_a_record_is_announced_on_the_round_that_sets_it_and_not_on_the_next(
     # the series is over too: Bence's 38 and Anna's 28 are the best match totals (the book holds them by now)
     assert Match.objects.get(pk=match.pk).state == Match.State.FINISHED
     assert _board_news(match) == [
-        "Anna's 22: the group's 2nd best — Húzz egyet! / Abluxxen — most points in a round, top 10 %",
-        "Anna's 28: the group's 2nd best — Húzz egyet! / Abluxxen — most points in a match, top 14 %",
-        "Bence's 38: a new group record — Húzz egyet! / Abluxxen — most points in a match (it was 20)",
+        "Anna: 22, the group's 2nd best for most points in a round (Húzz egyet! / Abluxxen), top 10 %",
+        "Anna: 28, the group's 2nd best for most points in a match (Húzz egyet! / Abluxxen), top 14 %",
+        "Bence: 38, a new group record for most points in a match (Húzz egyet! / Abluxxen); it was 20",
     ]
     book = RecordBook.objects.get(group_id=table.group.pk, ruleset="abluxxen", kind="round_points")
     assert book.top[0]["value"] == 30
@@ -125,8 +125,8 @@ def test_two_players_above_the_record_in_one_round_are_the_first_and_the_second(
         match = _series(table, 2)
         _game(match, table.owner, [25, 24, 0], [0, 1, 5])
     assert _board_news(match) == [
-        "Anna's 25: a new group record — Húzz egyet! / Abluxxen — most points in a round (it was 20)",
-        "Bence's 23: the group's 2nd best — Húzz egyet! / Abluxxen — most points in a round, top 14 %",
+        "Anna: 25, a new group record for most points in a round (Húzz egyet! / Abluxxen); it was 20",
+        "Bence: 23, the group's 2nd best for most points in a round (Húzz egyet! / Abluxxen), top 14 %",
     ]
 
 
@@ -145,7 +145,7 @@ def test_equalling_the_record_and_too_short_a_history(
         other = _series(table, 2)
         _game(other, table.owner, [1, 20, 0], [1, 0, 3])
     assert _board_news(other) == [
-        "Bence's 20 equals the group's record — Húzz egyet! / Abluxxen — most points in a round"
+        "Bence: 20, equal to the group's record for most points in a round (Húzz egyet! / Abluxxen)"
     ]
 
 
