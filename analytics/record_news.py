@@ -24,6 +24,7 @@ from .records import Kind, kinds_of, record_books, round_values
 
 ANNOUNCE = 3  # the best, the 2nd and the 3rd are told
 MIN_OTHERS = 10  # with fewer earlier entries everything would be "a record"
+TOP_SHARE = 20  # per cent: a value equalled by more than this share of all entries is told nowhere (NJET's 0 booty)
 
 
 @dataclass(frozen=True)
@@ -85,9 +86,12 @@ def _judge(
         ahead = sum(1 for v in rivals if _better(kind, v, value))
         if ahead >= ANNOUNCE:
             continue
-        tied = any(v == value for v in others)
-        percent = math.ceil(100 * (ahead + 1) / (total + len(found)))
-        out.append((seat, value, ahead + 1, tied, percent, best))
+        ties = sum(1 for v in others if v == value)
+        # "top p %": the share of all entries at least this good; a value that many reached is no cheer
+        percent = math.ceil(100 * (ahead + ties + 1) / (total + len(found)))
+        if percent > TOP_SHARE:
+            continue
+        out.append((seat, value, ahead + 1, ties > 0, percent, best))
     return out
 
 

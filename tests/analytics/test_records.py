@@ -203,3 +203,14 @@ def test_records_page_and_api(
     client.force_login(table.outsider)
     assert client.get(f"/api/v1/groups/{table.group.pk}/records").status_code == 404
     assert client.get(f"/stats/groups/{table.group.pk}/records/").status_code == 404
+
+
+def test_a_value_many_reached_is_no_cheer(table: Table, django_capture_on_commit_callbacks: Callable[..., Any]) -> None:
+    """Equal to the record, but so is a fifth of everything: NJET's rounds without booty, say."""
+    p = table.players[:3]
+    with django_capture_on_commit_callbacks(execute=True):
+        for _ in range(4):
+            abluxxen(table, p, [20, 5, 1], [0, 1, 1])  # 20 is the record four times over, a third of the entries
+        match = _series(table, 2)
+        _game(match, table.owner, [1, 20, 0], [1, 0, 3])
+    assert _board_news(match) == []
