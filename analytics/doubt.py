@@ -20,11 +20,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils.translation import gettext_lazy as _
 
-from .models import RatingHistory, RatingTrust
-from .ratings import MODEL, rated_matches, sides_of
+from .models import MatchStanding, RatingHistory, RatingTrust
+from .ratings import MODEL, sides_of
+
+RH = RatingHistory._meta.db_table
+ST = MatchStanding._meta.db_table
 
 PROVISIONAL_BELOW = 5  # rated matches
 COIN_FLIP = {"correct_share": 0.5, "brier": 0.25}
@@ -122,28 +125,30 @@ def backtest(matches: Iterable[Played]) -> Tally:
 # --- the worker ----------------------------------------------------------------------------------------------------
 
 
-def _history(
-    group_id: int, ruleset: str
-) -> Iterable[tuple[list[list[int]], list[float], dict[int, tuple[float, float]]]]:
-    """The game's rated matches in rating order, with the ratings the replay stored after each."""
-    stored: dict[tuple[int, int], tuple[float, float]] = {
-        (m, p): (mu, sigma)
-        for m, p, mu, sigma in RatingHistory.objects.filter(group_id=group_id, ruleset=ruleset).values_list(
-            "match_id", "player_id", "mu", "sigma"
+def _history(group_id: int, ruleset: str) -> Iterable[Played]:
+    """The game's rated matches in rating order, with the ratings the replay stored after each: one plain query
+    over the rating history beside each player's standing (its partnership), grouped by match here."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            SELECT h.match_id, h.finished_at, h.player_id, h.rank, s.team, h.mu, h.sigma
+            FROM {RH} h JOIN {ST} s ON s.match_id = h.match_id AND s.player_id = h.player_id
+            WHERE h.group_id = %s AND h.ruleset = %s
+            ORDER BY h.finished_at, h.match_id, s.seat
+            """,
+            [group_id, ruleset],
         )
-    }
-    for match in rated_matches(group_id=group_id, ruleset=ruleset):
-        sides = sides_of(match)
-        if len(sides) < 2:
-            continue  # not rated
-        players = [[row[2] for row in side] for side in sides]
-        ranks = [float(min(row[3] for row in side)) for side in sides]
-        after = {}
-        for side in sides:
-            for match_id, _finished, player, _rank, _team in side:
-                if (match_id, player) in stored:
-                    after[player] = stored[(match_id, player)]
-        yield players, ranks, after
+        found = cursor.fetchall()
+    match: list[tuple[Any, ...]] = []
+    for row in [*found, None]:
+        if match and (row is None or row[0] != match[0][0]):
+            sides = sides_of([r[:5] for r in match])  # every match in the history was rated: two sides or more
+            players = [[r[2] for r in side] for side in sides]
+            ranks = [float(min(r[3] for r in side)) for side in sides]
+            yield players, ranks, {r[2]: (r[5], r[6]) for r in match}
+            match = []
+        if row is not None:
+            match.append(row)
 
 
 def trust_refresh(*, group_id: int, rulesets: Iterable[str] | None = None) -> int:

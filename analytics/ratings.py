@@ -68,12 +68,6 @@ def sides_of(match: list[tuple[Any, ...]]) -> list[list[tuple[Any, ...]]]:
     return _sides(match)
 
 
-def rated_matches(*, group_id: int, ruleset: str) -> Iterator[list[tuple[Any, ...]]]:
-    """Every finished match of the game in rating order, as its standings rows
-    ``(match_id, finished_at, player_id, rank, team)`` (what the replay rates; ``sides_of`` gives its sides)."""
-    return _matches(group_id, ruleset, None)
-
-
 def _matches(group_id: int, ruleset: str, since: MatchKey | None) -> Iterator[list[tuple[Any, ...]]]:
     """Standings rows ``(match_id, finished_at, player_id, rank, team)`` grouped by match, in rating order."""
     after, params = ("", []) if since is None else _before("s", since)

@@ -110,7 +110,28 @@ def _entry(row: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def _top_scores(group_id: int, ruleset: str) -> tuple[int, list[dict[str, Any]]]:
+    """``round_points`` from the narrow score rows alone (a live round's points, one row per seat): the wide round
+    rows (facts, explanation) are read for the kept entries only."""
+    found = rows(
+        f"""
+        SELECT x.val, x.player_id, x.match_id, r.number, r.created_at AS happened, x.total FROM (
+            SELECT sc.points AS val, sc.player_id, sc.match_id, sc.round_id, sc.seat, COUNT(*) OVER () AS total
+            FROM {ST} st JOIN {SCORE} sc ON sc.match_id = st.match_id
+            WHERE st.group_id = %s AND st.ruleset = %s AND st.seat = 0
+            ORDER BY sc.points DESC, sc.round_id, sc.seat
+            LIMIT %s
+        ) x JOIN {ROUND} r ON r.id = x.round_id
+        ORDER BY x.val DESC, x.round_id, x.seat
+        """,
+        [group_id, ruleset, KEPT],
+    )
+    return (int(found[0]["total"]) if found else 0), [_entry(row) for row in found]
+
+
 def _top_rounds(group_id: int, ruleset: str, kind: Kind) -> tuple[int, list[dict[str, Any]]]:
+    if kind.key == "round_points":
+        return _top_scores(group_id, ruleset)
     value, condition, params = _seat_sql(kind)
     found = rows(
         f"""
@@ -119,7 +140,7 @@ def _top_rounds(group_id: int, ruleset: str, kind: Kind) -> tuple[int, list[dict
         JOIN {ROUND} r ON r.match_id = st.match_id AND r.deleted_at IS NULL
         JOIN {SCORE} sc ON sc.round_id = r.id
         WHERE st.group_id = %s AND st.ruleset = %s AND st.seat = 0 AND {value} IS NOT NULL {condition}
-        ORDER BY val {"ASC" if kind.lower else "DESC"}, happened, r.match_id, r.number, sc.seat
+        ORDER BY val {"ASC" if kind.lower else "DESC"}, r.id, sc.seat
         LIMIT %s
         """,
         [group_id, ruleset, *params, KEPT],
