@@ -109,6 +109,22 @@ def pair_chances(
 Played = tuple[list[list[int]], list[float], dict[int, tuple[float, float]]]
 
 
+class Backtests:
+    """Backtests taken while the ratings are replayed from scratch (the rebuild): ``watch(ruleset)`` is the
+    replay's ``before`` hook for one game, and ``tallies`` what each game's replay predicted."""
+
+    def __init__(self) -> None:
+        self.tallies: dict[str, Tally] = {}
+
+    def watch(self, ruleset: str) -> Callable[[list[list[Any]], list[float]], None]:
+        tally = self.tallies[ruleset] = Tally()
+
+        def before(teams: list[list[Any]], ranks: list[float]) -> None:
+            tally.add_match(pair_chances(teams, ranks, MODEL.predict_win))
+
+        return before
+
+
 def backtest(matches: Iterable[Played]) -> Tally:
     """Replay matches in rating order: ``(sides as player ids, each side's rank, every player's rating after the
     match as (μ, σ))``; each is predicted from the ratings before it (a player's first match from the default)."""
@@ -127,11 +143,12 @@ def backtest(matches: Iterable[Played]) -> Tally:
 
 def _history(group_id: int, ruleset: str) -> Iterable[Played]:
     """The game's rated matches in rating order, with the ratings the replay stored after each: one plain query
-    over the rating history beside each player's standing (its partnership), grouped by match here."""
+    over the rating history beside each player's standing (its partnership), grouped by match here (rows shaped as
+    the standings rows ``sides_of`` reads, without the time it does not need)."""
     with connection.cursor() as cursor:
         cursor.execute(
             f"""
-            SELECT h.match_id, h.finished_at, h.player_id, h.rank, s.team, h.mu, h.sigma
+            SELECT h.match_id, NULL, h.player_id, h.rank, s.team, h.mu, h.sigma
             FROM {RH} h JOIN {ST} s ON s.match_id = h.match_id AND s.player_id = h.player_id
             WHERE h.group_id = %s AND h.ruleset = %s
             ORDER BY h.finished_at, h.match_id, s.seat
@@ -151,9 +168,12 @@ def _history(group_id: int, ruleset: str) -> Iterable[Played]:
             match.append(row)
 
 
-def trust_refresh(*, group_id: int, rulesets: Iterable[str] | None = None) -> int:
+def trust_refresh(
+    *, group_id: int, rulesets: Iterable[str] | None = None, tallies: dict[str, Tally] | None = None
+) -> int:
     """Recompute the current ratings (with their match counts) and the backtest of these games (None: of every
-    game the group has ratings in); returns the rows written."""
+    game the group has ratings in); ``tallies``: backtests already taken while replaying the ratings from scratch
+    (not read again). Returns the rows written."""
     from .queries import ratings_current
     from .stats import ALL
 
@@ -171,7 +191,7 @@ def trust_refresh(*, group_id: int, rulesets: Iterable[str] | None = None) -> in
             current = ratings_current(group_id, ALL, ruleset=ruleset)
             if not current:
                 continue
-            tally = backtest(_history(group_id, ruleset))
+            tally = (tallies or {}).get(ruleset) or backtest(_history(group_id, ruleset))
             players = [
                 {
                     "player": r["player_id"],

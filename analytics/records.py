@@ -164,31 +164,37 @@ def _top_matches(group_id: int, ruleset: str, kind: Kind) -> tuple[int, list[dic
 
 
 def _top_streaks(group_id: int, ruleset: str) -> tuple[int, list[dict[str, Any]]]:
-    """Every player's runs of won matches (each ending at its last win), the longest first."""
-    runs: list[dict[str, Any]] = []
-    player, length, last = None, 0, None
-
-    def close() -> None:
-        if length:
-            runs.append({"val": length, "player_id": player, "match_id": last[0], "number": None, "happened": last[1]})
-
-    # a plain cursor: four narrow columns per standing of one game (a server-side cursor's round trips cost more)
+    """Every player's runs of won matches (each ending at its last win), the longest first; the earlier run of
+    equal length first."""
+    # a plain cursor over three narrow columns per standing of one game, each player's in the order they finished
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT st.player_id, st.match_id, st.finished_at, st.won FROM {ST} st "
+            f"SELECT st.player_id, st.match_id, st.won FROM {ST} st "
             "WHERE st.group_id = %s AND st.ruleset = %s ORDER BY st.player_id, st.finished_at, st.match_id",
             [group_id, ruleset],
         )
         found = cursor.fetchall()
-    for player_id, match_id, finished_at, won in found:
+    runs: list[tuple[int, int, int]] = []  # (length, player, its last match)
+    player, length, last = None, 0, 0
+    for player_id, match_id, won in [*found, (None, 0, False)]:
         if player_id != player or not won:
-            close()
+            if length:
+                runs.append((length, player, last))  # type: ignore[arg-type]
             player, length = player_id, 0
         if won:
-            length, last = length + 1, (match_id, finished_at)
-    close()
-    runs.sort(key=lambda run: (-run["val"], iso(run["happened"]), run["match_id"]))
-    return len(runs), [_entry(run) for run in runs[:KEPT]]
+            length, last = length + 1, match_id
+    # the longest first; which of equally long runs at the edge of the kept list stay is told by match id (the
+    # kept ones are then ordered by when they ended)
+    runs.sort(key=lambda run: (-run[0], run[2]))
+    kept = runs[:KEPT]
+    ended = dict(
+        MatchStanding.objects.filter(match_id__in={run[2] for run in kept}, seat=0).values_list(
+            "match_id", "finished_at"
+        )
+    )
+    entries = [{"val": n, "player_id": p, "match_id": m, "number": None, "happened": ended[m]} for n, p, m in kept]
+    entries.sort(key=lambda e: (-e["val"], e["happened"], e["match_id"]))
+    return len(runs), [_entry(e) for e in entries]
 
 
 def record_compute(*, group_id: int, ruleset: str, kind: Kind) -> tuple[int, list[dict[str, Any]]]:

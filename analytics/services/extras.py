@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..doubt import trust_refresh
+from ..doubt import Backtests, trust_refresh
 from ..records import records_refresh
 
 
-def stats_extras_refresh(*, group_id: int, rulesets: Iterable[str] | None = None) -> None:
-    """Recompute the records and the rating trust of these games of the group (None: of all its games)."""
+def stats_extras_refresh(
+    *, group_id: int, rulesets: Iterable[str] | None = None, backtests: Backtests | None = None
+) -> None:
+    """Recompute the records and the rating trust of these games of the group (None: of all its games);
+    ``backtests``: what the ratings' replay from scratch predicted on the way (the rebuild), not replayed again."""
     games = None if rulesets is None else sorted(set(rulesets))
     records_refresh(group_id=group_id, rulesets=games)
-    trust_refresh(group_id=group_id, rulesets=games)
+    trust_refresh(group_id=group_id, rulesets=games, tallies=backtests.tallies if backtests else None)

@@ -16,6 +16,7 @@ from django.utils import timezone
 from scoring.models import Group, Match, Seat
 
 from .. import grouprows, payloads
+from ..doubt import Backtests
 from ..models import MatchStanding, Snapshot, StatsDirty
 from ..ratings import ratings_replay
 from ..sql import rows
@@ -93,9 +94,10 @@ def _process_dirty(group_id: int) -> None:
     if any(d["match_id"] == StatsDirty.WHOLE_GROUP for d in dirty):
         grouprows.standings_version_bump(group_id)
         standings_group_rebuild(group_id=group_id)
+        backtests = Backtests()  # the ratings' backtest, taken on the way
         for ruleset in grouprows.rulesets_of(group_id):
-            ratings_replay(group_id=group_id, ruleset=ruleset)
-        stats_extras_refresh(group_id=group_id)
+            ratings_replay(group_id=group_id, ruleset=ruleset, before=backtests.watch(ruleset))
+        stats_extras_refresh(group_id=group_id, backtests=backtests)
         _mark(Q(group_id=group_id))
     else:
         since: dict[str, Any] = {}

@@ -46,6 +46,14 @@ def test_the_backtest_of_a_hand_built_history(
     assert trust.brier == pytest.approx(expected)
     assert 0.0 < expected / 9 < 0.25  # better than a coin flip on this history
 
+    # a rebuild takes the backtest on the way through its replay of the ratings: the same figures
+    from analytics import services
+
+    services.stats_rebuild_group(group_id=table.group.pk)
+    rebuilt = RatingTrust.objects.get(group_id=table.group.pk, ruleset="abluxxen")
+    assert (rebuilt.matches, rebuilt.pairs, rebuilt.correct) == (3, 9, 6.5)
+    assert rebuilt.brier == pytest.approx(trust.brier) and rebuilt.players == trust.players
+
     summary = Tally(matches=trust.matches, pairs=trust.pairs, correct=trust.correct, brier=trust.brier).summary()
     assert summary["correct_share"] == round(6.5 / 9, 4)
     assert summary["coin_flip"] == {"correct_share": 0.5, "brier": 0.25}
