@@ -191,7 +191,8 @@ def trust_refresh(
             current = ratings_current(group_id, ALL, ruleset=ruleset)
             if not current:
                 continue
-            tally = (tallies or {}).get(ruleset) or backtest(_history(group_id, ruleset))
+            taken = (tallies or {}).get(ruleset)
+            tally = taken if taken is not None else backtest(_history(group_id, ruleset))
             players = [
                 {
                     "player": r["player_id"],

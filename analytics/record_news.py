@@ -1,5 +1,5 @@
 """The board's "a record!": when the round just saved (or the match it finished) sets or nears one of the group's
-records, say so at once ("Béla's 61: the group's 2nd best — Coloretto, most points in a round, top 3 %").
+records, say so at once ("Béla: 61, the group's 2nd best for most points in a round (Coloretto), top 3 %").
 
 The comparison is with the group's record book (``analytics.records``: finished matches, kept by the worker) and
 the other rounds of this match, so that it is right before the worker has caught up and after: the book's entries
@@ -111,7 +111,8 @@ def record_news(*, match: Match, board: Mapping[str, Any]) -> list[News]:
         if kind.scope == "round":
             found = round_values(kind, last["facts"], last["points"], _msgs(last))
             own = [v for r in earlier for _seat, v in round_values(kind, r["facts"], r["points"], _msgs(r))]
-        elif kind.scope == "match" and board.get("finished"):
+        elif kind.scope == "match" and board.get("finished") and not (kind.key == "match_total" and not earlier):
+            # (a match of one round, Coloretto's one game: its round's news already told its total)
             found = _match_values(kind, board)
             own = []
         else:  # a streak is told on the records page; a match's record once the match is over

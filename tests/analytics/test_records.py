@@ -214,3 +214,14 @@ def test_a_value_many_reached_is_no_cheer(table: Table, django_capture_on_commit
         match = _series(table, 2)
         _game(match, table.owner, [1, 20, 0], [1, 0, 3])
     assert _board_news(match) == []
+
+
+def test_a_one_round_match_is_told_once(table: Table, django_capture_on_commit_callbacks: Callable[..., Any]) -> None:
+    """A one-game match (Coloretto's usual one): its round's record is its total's too; the board says it once."""
+    with django_capture_on_commit_callbacks(execute=True):
+        _history(table)
+        match = abluxxen(table, table.players[:3], [5, 30, 1], [2, 0, 3])
+    assert Match.objects.get(pk=match.pk).state == Match.State.FINISHED
+    assert _board_news(match) == [
+        "Bence: 30, a new group record for most points in a round (Húzz egyet! / Abluxxen); it was 20"
+    ]
