@@ -24,7 +24,9 @@ class SnapshotSerializer(serializers.Serializer):  # type: ignore[type-arg]
     group = serializers.IntegerField()
     player = serializers.IntegerField(allow_null=True)
     game = serializers.CharField(allow_blank=True)
-    filter = serializers.CharField(help_text="'all', 'period=2025', 'players=4' or both, comma-separated")
+    filter = serializers.CharField(
+        help_text="'all', 'period=2025', 'players=4', 'rounds=confirmed' or several, comma-separated"
+    )
     updated_at = serializers.DateTimeField(allow_null=True, help_text="when the statistics were last computed")
     stale = serializers.BooleanField(help_text="the history changed since; a recomputation is queued")
     computing = serializers.BooleanField()
@@ -46,14 +48,23 @@ FILTER_PARAMS = [
         {"type": "integer", "minimum": 2, "maximum": MAX_PLAYERS},
         description="only matches with this many players",
     ),
+    OpenApiParameter(
+        "rounds",
+        str,
+        enum=["all", "confirmed"],
+        description="'confirmed': only matches whose every round the other side confirmed (groups that have "
+        "rounds confirmed); the ratings stay those of every match",
+    ),
 ]
 
 
 def _filter(request: Request) -> StatsFilter:
     try:
-        return StatsFilter.from_query(request.query_params.get("period"), request.query_params.get("players"))
+        return StatsFilter.from_query(
+            request.query_params.get("period"), request.query_params.get("players"), request.query_params.get("rounds")
+        )
     except ValueError:
-        raise ValidationError({"filter": ["Use period=<year> and/or players=<2-8>."]}) from None
+        raise ValidationError({"filter": ["Use period=<year>, players=<2-8> and/or rounds=confirmed."]}) from None
 
 
 def _body(snapshot: Snapshot) -> dict[str, Any]:

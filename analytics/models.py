@@ -253,3 +253,46 @@ class NightImage(models.Model):
 
     def __str__(self) -> str:
         return f"night {self.night_id} image {self.language}"
+
+
+class RecordBook(models.Model):
+    """One kind of record of one game in one group (``analytics.records``): its best entries and how many there
+    are, so that the records page and the board's "a new record" read a row instead of the group's history.
+
+    Derived from the finished matches' standings and live rounds by the worker whenever the game's standings
+    change; ``top`` holds the best ``records.KEPT`` entries, best first (the earlier of equal values first):
+    ``{"value", "player", "match", "round" (number, or null for a match's record), "at"}``; ``total`` counts every
+    entry of the kind (round scores, match totals, winning runs …), for "top 3 %".
+    """
+
+    group = _derived_key("scoring.Group")
+    ruleset = models.CharField(max_length=20)
+    kind = models.CharField(max_length=30)
+    total = models.PositiveIntegerField(default=0)
+    top = models.JSONField(default=list)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["group", "ruleset", "kind"], name="record_book_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.ruleset} {self.kind} in {self.group_id}"
+
+
+class RatingTrust(models.Model):
+    """How far one game's ratings in one group can be trusted (``analytics.doubt``), kept by the worker beside the
+    ratings it replays: every rated player's current rating with its match count, and the backtest of the
+    ratings against the group's own results (each finished match predicted from the ratings just before it)."""
+
+    group = _derived_key("scoring.Group")
+    ruleset = models.CharField(max_length=20)
+    players = models.JSONField(default=list)  # [{"player", "mu", "sigma", "ordinal", "rated"}], best first
+    matches = models.PositiveIntegerField(default=0)  # rated matches with at least one pair predicted
+    pairs = models.PositiveIntegerField(default=0)  # pairs of sides with different results
+    correct = models.FloatField(default=0.0)  # pairs predicted in the right order (a 50:50 call counts half)
+    brier = models.FloatField(default=0.0)  # sum of squared errors of the predicted chances
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["group", "ruleset"], name="rating_trust_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.ruleset} ratings of {self.group_id}"

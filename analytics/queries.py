@@ -13,7 +13,8 @@ from typing import Any
 
 from django.db import connection
 
-from scoring.models import Match, Round, Score
+from scoring.confirming import confirmed_only_sql
+from scoring.models import Match, Round, RoundCheck, Score
 
 from .models import MatchStanding, RatingHistory
 from .sql import dt, month, rows
@@ -24,13 +25,16 @@ RH = RatingHistory._meta.db_table
 MATCH = Match._meta.db_table
 ROUND = Round._meta.db_table
 SCORE = Score._meta.db_table
+CHECK = RoundCheck._meta.db_table
 
 # Rating histories longer than this are drawn with the last rating of each month only.
 RATING_POINTS_MAX = 300
 
 
 def where(alias: str, group_id: int, flt: StatsFilter, *, players: bool = True) -> tuple[str, list[Any]]:
-    """The filter of a snapshot as a WHERE clause on a standings-like table (``group_id``, ``finished_at``)."""
+    """The filter of a snapshot as a WHERE clause on a standings-like table (``group_id``, ``finished_at``,
+    ``match_id``); "confirmed rounds only" keeps the matches whose every live round is confirmed in its current
+    version (a match recorded from its final scores has none to confirm, so it is left out)."""
     parts = [f"{alias}.group_id = %s"]
     params: list[Any] = [group_id]
     bounds = flt.bounds()
@@ -40,6 +44,8 @@ def where(alias: str, group_id: int, flt: StatsFilter, *, players: bool = True) 
     if players and flt.players is not None:
         parts.append(f"{alias}.players = %s")
         params.append(flt.players)
+    if flt.confirmed:
+        parts.append(confirmed_only_sql(f"{alias}.match_id", ROUND, CHECK))
     return " AND ".join(parts), params
 
 

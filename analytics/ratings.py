@@ -11,7 +11,7 @@ before that match.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from django.db import transaction
@@ -103,9 +103,17 @@ def _sides(match: list[tuple[Any, ...]]) -> list[list[tuple[Any, ...]]]:
     return sides
 
 
-def ratings_replay(*, group_id: int, ruleset: str, since: MatchKey | None = None) -> int:
+def ratings_replay(
+    *,
+    group_id: int,
+    ruleset: str,
+    since: MatchKey | None = None,
+    before: Callable[[list[list[Any]], list[float]], None] | None = None,
+) -> int:
     """Recompute one game's ratings in one group from match ``since`` on (``None``: from scratch).
 
+    ``before`` (if given) hears every rated match before it is rated: its sides' ratings just before it and the
+    sides' ranks (the backtest of ``analytics.doubt`` rides on the replay this way).
     Returns the number of matches rated.
     """
     with transaction.atomic():
@@ -122,7 +130,10 @@ def ratings_replay(*, group_id: int, ruleset: str, since: MatchKey | None = None
             if len(sides) < 2:
                 continue
             teams = [[current[row[2]] if row[2] in current else MODEL.rating() for row in side] for side in sides]
-            new = MODEL.rate(teams, ranks=[float(min(row[3] for row in side)) for side in sides])
+            ranks = [float(min(row[3] for row in side)) for side in sides]
+            if before is not None:
+                before(teams, ranks)
+            new = MODEL.rate(teams, ranks=ranks)
             rated += 1
             for side, ratings in zip(sides, new, strict=True):
                 for (match_id, finished_at, player_id, rank, _team), rating in zip(side, ratings, strict=True):

@@ -15,14 +15,17 @@ from scoring.numbers import parse_whole
 
 MIN_YEAR, MAX_YEAR = 2000, 2100
 MAX_PLAYERS = 8
+CONFIRMED_ONLY = "rounds=confirmed"  # the filter key's part for "confirmed rounds only"
 
 
 @dataclass(frozen=True)
 class StatsFilter:
-    """Which finished matches a snapshot covers: a calendar year (UTC) and/or a player count."""
+    """Which finished matches a snapshot covers: a calendar year (UTC) and/or a player count, and with
+    ``confirmed`` only the matches whose every round the other side confirmed (issue 47)."""
 
     year: int | None = None
     players: int | None = None
+    confirmed: bool = False
 
     @property
     def key(self) -> str:
@@ -31,6 +34,8 @@ class StatsFilter:
             parts.append(f"period={self.year}")
         if self.players is not None:
             parts.append(f"players={self.players}")
+        if self.confirmed:
+            parts.append(CONFIRMED_ONLY)
         return ",".join(parts) or "all"
 
     def bounds(self) -> tuple[dt.datetime, dt.datetime] | None:
@@ -50,7 +55,13 @@ class StatsFilter:
         if not key or key == "all":
             return cls()
         values: dict[str, int] = {}
-        for part in key.split(","):
+        parts = key.split(",")
+        confirmed = CONFIRMED_ONLY in parts
+        if confirmed:
+            parts.remove(CONFIRMED_ONLY)
+            if not parts:
+                return cls(confirmed=True)
+        for part in parts:
             name, sep, raw = part.partition("=")
             number = parse_whole(raw, max_digits=4) if sep else None
             if number is None or name not in {"period", "players"} or name in values or raw != raw.strip():
@@ -61,15 +72,19 @@ class StatsFilter:
             raise ValueError(f"bad period {year}")
         if players is not None and not 2 <= players <= MAX_PLAYERS:
             raise ValueError(f"bad player count {players}")
-        return cls(year=year, players=players)
+        return cls(year=year, players=players, confirmed=confirmed)
 
     @classmethod
-    def from_query(cls, period: str | None, players: str | None) -> StatsFilter:
+    def from_query(cls, period: str | None, players: str | None, rounds: str | None = None) -> StatsFilter:
         parts = []
         if period and period != "all":
             parts.append(f"period={period}")
         if players and players != "all":
             parts.append(f"players={players}")
+        if rounds and rounds != "all":
+            if rounds != "confirmed":
+                raise ValueError(f"bad rounds {rounds!r}")
+            parts.append(CONFIRMED_ONLY)
         return cls.parse(",".join(parts))
 
 

@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from . import apis, nightviews, views
+from . import apis, nightviews, records_views, trust_api, views
 
 app_name = "analytics"
 
@@ -11,6 +11,7 @@ urlpatterns = [
     path("groups/<int:group_id>/games/<slug:ruleset>/", views.game_dashboard, name="game"),
     path("players/<int:player_id>/", views.player_dashboard, name="player"),
     path("groups/<int:group_id>/nights/", nightviews.night_index, name="nights"),
+    path("groups/<int:group_id>/records/", records_views.records_page, name="records"),
     path("nights/<int:match_id>/", nightviews.night_page, name="night"),
     path("nights/<int:match_id>/night.png", nightviews.night_image, name="night-image"),
     path("nights/<int:match_id>/<slug:action>/", nightviews.night_correct, name="night-correct"),
@@ -20,4 +21,6 @@ urlpatterns = [
 api_urlpatterns = [
     re_path(r"^groups/(?P<group_id>\d+)/stats/?$", apis.GroupStatsApi.as_view(), name="group-stats"),
     re_path(r"^players/(?P<player_id>\d+)/stats/?$", apis.PlayerStatsApi.as_view(), name="player-stats"),
+    re_path(r"^groups/(?P<group_id>\d+)/records/?$", records_views.GroupRecordsApi.as_view(), name="group-records"),
+    re_path(r"^groups/(?P<group_id>\d+)/ratings/?$", trust_api.GroupRatingsApi.as_view(), name="group-ratings"),
 ]

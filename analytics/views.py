@@ -42,7 +42,7 @@ TITLES = {
 
 def _filter(request: HttpRequest) -> StatsFilter:
     try:
-        return StatsFilter.from_query(request.GET.get("period"), request.GET.get("players"))
+        return StatsFilter.from_query(request.GET.get("period"), request.GET.get("players"), request.GET.get("rounds"))
     except ValueError:
         return StatsFilter()
 

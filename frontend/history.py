@@ -162,6 +162,8 @@ def history_rows(
                 ]
             if after.get("undid"):
                 row["undid"] = dict(RoundEvent.Action.choices).get(after["undid"], after["undid"])
+        if event.action == RoundEvent.Action.DISPUTE and after.get("note"):
+            row["note"] = after["note"]  # what the other side said was wrong
         elif event.action == RoundEvent.Action.OPTIONS:
             row["changes"] = facts_diff(before.get("options"), after.get("options"), names)
         elif event.action == RoundEvent.Action.MERGE:

@@ -4,6 +4,7 @@ from django.urls import include, path
 from .views import (
     accounts,
     bgstats,
+    checks,
     group_life,
     groups,
     live,
@@ -126,6 +127,10 @@ urlpatterns = [
     path("matches/<int:match_id>/rounds/<int:number>/edit", rounds.round_edit, name="round_edit"),
     path("matches/<int:match_id>/rounds/<int:number>/delete", rounds.round_delete, name="round_delete"),
     path("matches/<int:match_id>/rounds/<int:number>/undo", rounds.round_undo, name="round_undo"),
+    # rounds the other side confirms (issue 47)
+    path("matches/<int:match_id>/rounds/<int:number>/confirm", checks.round_confirm, name="round_confirm"),
+    path("matches/<int:match_id>/rounds/<int:number>/dispute", checks.round_dispute, name="round_dispute"),
+    path("groups/<int:group_id>/confirm-rounds", checks.group_confirm_rounds, name="group_confirm_rounds"),
     # rules reference and trick referee
     path("rules/", rules.rules_index, name="rules"),
     path("rules/<slug:key>/", rules.rules_page, name="rules_game"),

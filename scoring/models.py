@@ -26,6 +26,9 @@ class Group(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     members = models.ManyToManyField(settings.AUTH_USER_MODEL, through="Membership", related_name="play_groups")
+    # Rounds the other side confirms (issue 47): on since this moment, None while off (the default). A round saved
+    # since then waits for a player of another side to confirm or dispute it (``RoundCheck``); older ones do not.
+    confirm_rounds_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["name", "id"]
@@ -313,6 +316,8 @@ class RoundEvent(models.Model):
         REOPEN = "reopen", _("reopened")
         MERGE = "merge", _("players merged")
         ABANDON = "abandon", _("abandoned")
+        CONFIRM = "confirm", _("confirmed")
+        DISPUTE = "dispute", _("disputed")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
     round = models.ForeignKey(Round, null=True, on_delete=models.SET_NULL, related_name="events")
@@ -417,3 +422,29 @@ class BgStatsPlay(models.Model):
 
     def __str__(self) -> str:
         return self.uuid
+
+
+class RoundCheck(models.Model):
+    """The other side's word on one version of a round, in a group where the other side confirms rounds.
+
+    One row per round: the latest confirmation or dispute (every one is also a RoundEvent in the match's
+    history). It speaks for the round ``version`` it was given for: an edit makes a new version, which waits for
+    a confirmation again.
+    """
+
+    class State(models.TextChoices):
+        CONFIRMED = "confirmed", _("confirmed")
+        DISPUTED = "disputed", _("disputed")
+
+    round = models.OneToOneField(Round, on_delete=models.CASCADE, primary_key=True, related_name="confirmation")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    state = models.CharField(max_length=10, choices=State.choices)
+    version = models.PositiveIntegerField()
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    # the player the account sat at the table as (names in the history stay right after the account changes)
+    player = models.ForeignKey(Player, null=True, on_delete=models.SET_NULL, related_name="+")
+    note = models.CharField(max_length=280, blank=True, default="")
+    at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"round {self.round_id} {self.state} (v{self.version})"

@@ -7,6 +7,7 @@ from django.urls import path
 from .apis import (
     accounts,
     bgstats,
+    checks,
     exports,
     groups,
     matches,
@@ -42,6 +43,11 @@ urlpatterns = [
     path("matches/<int:match_id>/events", matches.EventListView.as_view(), name="events"),
     path("matches/<int:match_id>/rounds/<int:number>", rounds.RoundDetailView.as_view(), name="round"),
     path("matches/<int:match_id>/rounds/<int:number>/undo", rounds.RoundUndoView.as_view(), name="round-undo"),
+    # rounds the other side confirms (issue 47)
+    path("matches/<int:match_id>/checks", checks.MatchChecksView.as_view(), name="match-checks"),
+    path("matches/<int:match_id>/rounds/<int:number>/confirm", checks.RoundConfirmView.as_view(), name="round-confirm"),
+    path("matches/<int:match_id>/rounds/<int:number>/dispute", checks.RoundDisputeView.as_view(), name="round-dispute"),
+    path("groups/<int:group_id>/settings", checks.GroupSettingsView.as_view(), name="group-settings"),
     path("auth/token", accounts.TokenView.as_view(), name="token"),
     path("auth/signup", accounts.SignupView.as_view(), name="signup"),
     path("me", accounts.MeView.as_view(), name="me"),

@@ -15,11 +15,13 @@ from django.utils import timezone
 from scoring.models import Group, Seat
 
 from .. import grouprows
+from ..doubt import Backtests
 from ..models import MatchStanding, RatingHistory, Snapshot, StatsDirty, StatsRebuild
 from ..ratings import ratings_replay
 from ..sql import vacuum_analyze
 from ..standings import standings_group_rebuild
 from . import registry
+from .extras import stats_extras_refresh
 from .marking import _group_update, _mark, _snapshot_defaults
 from .refresh import RUN_LOCK, _advisory_lock, _connections, _refresh_snapshots, group_lock
 
@@ -33,8 +35,10 @@ def stats_rebuild_group(*, group_id: int) -> int:
         seen = list(StatsDirty.objects.filter(group_id=group_id).values("id", "seq"))
         grouprows.standings_version_bump(group_id)
         standings_group_rebuild(group_id=group_id)
+        backtests = Backtests()  # the ratings' backtest, taken on the way
         for ruleset in grouprows.rulesets_of(group_id):
-            ratings_replay(group_id=group_id, ruleset=ruleset)
+            ratings_replay(group_id=group_id, ruleset=ruleset, before=backtests.watch(ruleset))
+        stats_extras_refresh(group_id=group_id, backtests=backtests)
         # order_by(): without it, Seat's default ordering made this one row per seat
         players = Seat.objects.filter(match__group_id=group_id).order_by().values_list("player_id", flat=True)
         rulesets = grouprows.match_rulesets(group_id)

@@ -16,11 +16,13 @@ from django.utils import timezone
 from scoring.models import Group, Match, Seat
 
 from .. import grouprows, payloads
+from ..doubt import Backtests
 from ..models import MatchStanding, Snapshot, StatsDirty
 from ..ratings import ratings_replay
 from ..sql import rows
 from ..standings import standings_group_rebuild, standings_match_refresh
 from ..stats import StatsFilter
+from .extras import stats_extras_refresh
 from .marking import _flag, _group_update, _mark, _rated_after, _snapshot_defaults
 from .scheduling import _queued_release, refresh_started, spacing_left
 
@@ -92,8 +94,10 @@ def _process_dirty(group_id: int) -> None:
     if any(d["match_id"] == StatsDirty.WHOLE_GROUP for d in dirty):
         grouprows.standings_version_bump(group_id)
         standings_group_rebuild(group_id=group_id)
+        backtests = Backtests()  # the ratings' backtest, taken on the way
         for ruleset in grouprows.rulesets_of(group_id):
-            ratings_replay(group_id=group_id, ruleset=ruleset)
+            ratings_replay(group_id=group_id, ruleset=ruleset, before=backtests.watch(ruleset))
+        stats_extras_refresh(group_id=group_id, backtests=backtests)
         _mark(Q(group_id=group_id))
     else:
         since: dict[str, Any] = {}
@@ -113,6 +117,8 @@ def _process_dirty(group_id: int) -> None:
             moved |= _rated_after(group_id, ruleset, key)
             ratings_replay(group_id=group_id, ruleset=ruleset, since=key)
             moved |= _rated_after(group_id, ruleset, key)
+        if since:
+            stats_extras_refresh(group_id=group_id, rulesets=since)
         if moved:
             _snapshot_defaults(group_id=group_id, players=moved, rulesets=since)
             _mark(Q(scope="player", player_id__in=moved) | Q(scope="game", group_id=group_id, ruleset__in=since))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .access import member_require, membership_of, owner_require
 from .bgstats import bgstats_import, bgstats_plan
+from .confirm import group_confirm_rounds, round_confirm, round_dispute
 from .errors import Conflict, IdempotencyMismatch, NotAllowed, ServiceError, StaleVersion, ValidationFailed
 from .groups import (
     group_create,
@@ -82,6 +83,7 @@ __all__ = [
     "ValidationFailed",
     "bgstats_import",
     "bgstats_plan",
+    "group_confirm_rounds",
     "group_create",
     "group_delete",
     "group_leave",
@@ -129,7 +131,9 @@ __all__ = [
     "preset_set_default",
     "preset_update",
     "preset_versions_attach",
+    "round_confirm",
     "round_delete",
+    "round_dispute",
     "round_edit",
     "round_record",
     "round_undo",

@@ -70,6 +70,8 @@ SEMANTIC: dict[str, tuple[str, ...]] = {
     "POST /api/v1/groups/{group_id}/matches/totals": ("players", "options", "ruleset", "points", "played_at"),
     # house rules: a cleaned name unique per game, the game's own options (a preset id of the group: above)
     "POST /api/v1/groups/{group_id}/presets": ("name", "options", "ruleset"),
+    # a dispute's note is cleaned as names are (invisible and text-direction characters refused)
+    "POST /api/v1/matches/{match_id}/rounds/{number}/dispute": ("note",),
     "PATCH /api/v1/groups/{group_id}/presets/{preset_id}": ("name", "options"),
     # a game's own rules: the facts of a round, its options, the cards of a trick
     "POST /api/v1/matches/{match_id}/rounds": ("facts", "number"),
