@@ -28,7 +28,8 @@ def _member(table: Table) -> Client:
 def _rating_rows(html: str, heading: str) -> list[tuple[str, str]]:
     """(name, rating) of the ratings table under ``heading``."""
     part = html.split(heading, 1)[1].split("</table>", 1)[0]
-    cells = re.findall(r"<tr><td>(?:<a [^>]*>)?(.*?)(?:</a>)?</td><td>(.*?)</td>", part)
+    # the name cell also says how sure the rating is (after a <br>, stream beyond): the name is what comes first
+    cells = re.findall(r"<tr><td>(?:<a [^>]*>)?([^<]*)(?:</a>)?(?:<br>.*?)?</td><td>(.*?)</td>", part, flags=re.S)
     return [(unescape(name), unescape(value)) for name, value in cells]
 
 

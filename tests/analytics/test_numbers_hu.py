@@ -119,7 +119,7 @@ def test_the_dashboard_shows_the_apis_ratings_rounded_once(played: Table, langua
     shown = [
         (htmllib.unescape(name), value, mu, sigma)
         for name, value, mu, sigma in re.findall(
-            r"<tr><td><a [^>]*>(.*?)</a></td><td>(.*?)</td><td>(.*?) ± (.*?)</td>", table
+            r"<tr><td><a [^>]*>(.*?)</a>(?:<br>.*?)?</td><td>(.*?)</td><td>(.*?) ± (.*?)</td>", table, flags=re.S
         )
     ]
     mark = decimal_mark(language)

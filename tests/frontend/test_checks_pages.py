@@ -115,4 +115,4 @@ def test_hungarian_board(client_in, bence_client, make_match, user) -> None:
     services.group_confirm_rounds(group=match.group, on=True, user=user)
     services.round_record(match=match, facts=FACTS, user=user)
     html = _board(bence_client, match, "hu")
-    assert "Megerősítés: 1. kör" in html and "megerősítésre vár" in html and "mentette: Anna" in html
+    assert "Megerősítés: 1. kör" in html and "megerősítésre vár" in html and "Anna mentette" in html
