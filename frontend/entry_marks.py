@@ -24,7 +24,7 @@ def _attrs(tag: str) -> dict[str, str]:
     return {m.group(1): html.unescape(m.group(2) or "") for m in _ATTR.finditer(tag)}
 
 
-def _candidates(field: str) -> list[str]:
+def candidates(field: str) -> list[str]:
     """Form names that may draw a field the rules engine names ``field``, most likely first."""
     parts = field.split(".")
     out = [field, "_".join(parts)]
@@ -49,7 +49,7 @@ def _controls(form: str) -> list[tuple[int, int, dict[str, str]]]:
 def _drawing(field: str, form: str, controls: list[tuple[int, int, dict[str, str]]]) -> list[int]:
     """Indexes of the controls that draw ``field``: those named after it or, failing that, those of the
     fieldset that shows its message (NJET's "teams" are drawn as "partner" chips)."""
-    for name in _candidates(field):
+    for name in candidates(field):
         hits = [i for i, (_, _, a) in enumerate(controls) if a["name"] == name or a["name"].startswith(name + ".")]
         if hits:
             return hits

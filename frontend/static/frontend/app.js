@@ -8,12 +8,14 @@
   function $$(s, r) { return Array.prototype.slice.call((r || d).querySelectorAll(s)); }
 
   /* --- form helpers ------------------------------------------------------------------------- */
+  /* number fields are text fields that may hold a sum ("3+6+2"): pad.js reads them (skNum) */
+  function number(text) { var n = window.skNum ? window.skNum(text) : parseInt(text, 10); return n === null || isNaN(n) ? 0 : n; }
   function memberValue(m) {
-    var i = $("input:checked", m) || $("input[type=number]", m);
-    return i && i.value !== "" ? parseInt(i.value, 10) || 0 : 0;
+    var i = $("input:checked", m) || $("input[data-num]", m);
+    return i && i.value !== "" ? number(i.value) : 0;
   }
   function memberSet(m, v) {
-    var n = $("input[type=number]", m);
+    var n = $("input[data-num]", m);
     if (n) { n.value = v; return true; }
     var r = $('input[value="' + v + '"]', m);
     if (r) { r.checked = true; return true; }
@@ -71,9 +73,9 @@
   d.addEventListener("click", function (e) {
     var b = e.target.closest("[data-step]");
     if (b) {
-      var i = $("input", b.parentNode), v = (parseInt(i.value, 10) || 0) + parseInt(b.dataset.step, 10);
-      if (i.min !== "" && v < +i.min) v = +i.min;
-      if (i.max !== "" && v > +i.max) v = +i.max;
+      var i = $("input", b.parentNode), v = number(i.value) + parseInt(b.dataset.step, 10);
+      if (i.dataset.min !== undefined && v < +i.dataset.min) v = +i.dataset.min;
+      if (i.dataset.max !== undefined && v > +i.dataset.max) v = +i.dataset.max;
       i.value = v;
       i.dispatchEvent(new Event("change", { bubbles: true }));
       return;

@@ -1,0 +1,72 @@
+/* Scorekeeper: number fields of the round-entry forms, kept as quick as a paper pad.
+   - a field may hold a sum, as on a score sheet: "3+6+2" is read as 11 (the server reads it the same way and
+     refuses "3+x" naming the field); the sum is shown beside the field while it is typed;
+   - the keyboard's Enter/Next key moves to the next number field still to fill (the last one to Save), and a
+     field that takes one digit only (0–9) moves on by itself;
+   - the quick/full entry switch and the chips that open a count (Coloretto's colours) move the cursor too.
+   No rules here: app.js's derive() fills the values that follow from others, the server validates and scores. */
+(function () {
+  "use strict";
+  var d = document, SUM = /^\s*[+\-\u2212]?\s*\d+(\s*\+\s*\d+)*\s*$/;
+
+  /* the number a field holds: digits, or a sum of them; null for blank or anything else */
+  function num(text) {
+    if (text === null || text === undefined || !SUM.test(String(text))) return null;
+    var t = String(text).replace(/\s/g, "").replace("\u2212", "-"), neg = t.charAt(0) === "-";
+    var parts = t.replace(/^[+\-]/, "").split("+").map(function (p) { return parseInt(p, 10); });
+    return (neg ? -parts[0] : parts[0]) + parts.slice(1).reduce(function (a, b) { return a + b; }, 0);
+  }
+  window.skNum = num;
+
+  function form(el) { return el && el.form && el.form.id === "entry-form" ? el.form : null; }
+  function shown(el) { return !el.disabled && el.offsetParent !== null && el.getClientRects().length > 0; }
+  /* number fields to fill, in page order: not hidden, not filled in from the others (shown dashed) */
+  function fields(f) {
+    return Array.prototype.filter.call(f.querySelectorAll("input[data-num]"), function (i) {
+      return shown(i) && !i.closest(".auto");
+    });
+  }
+  function next(el) {
+    var f = form(el);
+    if (!f) return;
+    var all = fields(f), at = all.indexOf(el), to = all[at + 1];
+    if (to) { to.focus(); to.select(); return; }
+    var save = f.querySelector("button[type=submit]");
+    if (save) save.focus();
+  }
+  window.skNext = next;
+
+  function hint(i) {
+    var box = i.parentNode, out = box.querySelector("output[data-sum-of]");
+    var v = i.value.indexOf("+") > 0 ? num(i.value) : null;
+    if (!out && v === null) return;
+    if (!out) {
+      out = d.createElement("output");
+      out.setAttribute("data-sum-of", i.name);
+      out.className = "sumhint";
+      box.appendChild(out);
+    }
+    out.textContent = v === null ? "" : "= " + v;
+  }
+
+  d.addEventListener("keydown", function (e) {
+    var i = e.target;
+    if (e.key !== "Enter" || !i.matches || !i.matches("input[data-num]") || !form(i)) return;
+    e.preventDefault();  // Enter in a number field goes on to the next one; Save is pressed on purpose
+    next(i);
+  });
+  d.addEventListener("input", function (e) {
+    var i = e.target;
+    if (!i.matches || !i.matches("input[data-num]") || !form(i)) return;
+    hint(i);
+    var max = i.dataset.max;
+    if (e.inputType === "insertText" && max !== undefined && +max <= 9 && /^\d$/.test(i.value)) next(i);
+  });
+  /* a chip that opens a count (data-opens="<field name>") puts the cursor in that count */
+  d.addEventListener("change", function (e) {
+    var c = e.target, f = form(c);
+    if (!f || !c.dataset || !c.dataset.opens || !c.checked) return;
+    var to = f.querySelector('input[name="' + c.dataset.opens + '"]');
+    if (to) setTimeout(function () { to.focus(); to.select(); }, 0);
+  });
+})();
