@@ -182,7 +182,7 @@ def facts_parse(data: Mapping[str, Any], *, players: int, options: Mapping[str, 
     elif variant == "hattrick":
         facts = hattrick_parse(c, data, players=players)
     else:
-        facts = read_facts(c, data, players=players, delayed=variant == "delayed")
+        facts = read_facts(c, data, players=players, delayed=variant == "delayed", gentle=variant == "gentle")
     c.raise_if_any()
     return facts
 

@@ -224,7 +224,7 @@ def read_entry(c: Complaints, data: Mapping[Any, Any]) -> str | None:
     return None
 
 
-def read_tally(c: Complaints, entry: Mapping[Any, Any], field: str, pain: tuple[str, ...]) -> Seat:
+def read_tally(c: Complaints, entry: Mapping[Any, Any], field: str, pain: tuple[str, ...], *, gentle: bool) -> Seat:
     """The quick entry's seat: the colour(s), the other cards, and the pain points or (gentle) pain cards."""
     c.check(
         entry.get("taken") is None and all(entry.get(key) is None for key in COUNT_KEYS),
@@ -236,6 +236,8 @@ def read_tally(c: Complaints, entry: Mapping[Any, Any], field: str, pain: tuple[
     c.check(not entry.get("chooser"), f"{field}.chooser", "sticheln.shape_tally_chooser", "sticheln-round")
     points, cards = entry.get("pain_points"), entry.get("pain_cards")
     c.check(points is None or cards is None, field, "sticheln.shape_tally_one", "sticheln-round")
+    if points is None and cards is None:  # a round the quick entry made, with this player's tally still blank
+        c.add(f"{field}.{'pain_cards' if gentle else 'pain_points'}", "sticheln.shape_required", "sticheln-round")
     return Seat(
         pain,
         (),
@@ -245,20 +247,23 @@ def read_tally(c: Complaints, entry: Mapping[Any, Any], field: str, pain: tuple[
     )
 
 
-def read_seat(c: Complaints, entry: Mapping[Any, Any], field: str, *, delayed: bool) -> Seat:
-    """One seat, the full way or the quick way. Without ``pain`` the chooser cards' colours are taken."""
+def read_seat(
+    c: Complaints, entry: Mapping[Any, Any], field: str, *, delayed: bool, gentle: bool = False, quick: bool = False
+) -> Seat:
+    """One seat, the full way, the count way or the tally (always the tally when the quick entry made the round).
+    Without ``pain`` the chooser cards' colours are taken."""
     read_keys(c, entry, SEAT_KEYS, field)
     pain = read_colours(c, entry.get("pain"), f"{field}.pain")
-    if any(entry.get(key) is not None for key in TALLY_KEYS):
-        return read_tally(c, entry, field, pain)
+    if quick or any(entry.get(key) is not None for key in TALLY_KEYS):
+        return read_tally(c, entry, field, pain, gentle=gentle)
     chooser = read_cards(c, entry.get("chooser"), f"{field}.chooser", single=True)
     if not pain and not delayed:
         pain = tuple(dict.fromkeys(card.colour for card in chooser))
-    quick = [key for key in QUICK_KEYS if entry.get(key) is not None]
+    counts = [key for key in QUICK_KEYS if entry.get(key) is not None]
     if entry.get("taken") is not None:
-        c.check(not quick, field, "sticheln.shape_both_ways", "sticheln-round")
+        c.check(not counts, field, "sticheln.shape_both_ways", "sticheln-round")
         return Seat(pain, chooser, taken=read_cards(c, entry.get("taken"), f"{field}.taken"))
-    if not quick:
+    if not counts:
         c.add(field, "sticheln.shape_way", "sticheln-round")
         return Seat(pain, chooser, taken=())
     others = read_count(c, entry.get("others"), f"{field}.others")
@@ -280,10 +285,15 @@ def read_seat(c: Complaints, entry: Mapping[Any, Any], field: str, *, delayed: b
     )
 
 
-def read_facts(c: Complaints, data: Mapping[Any, Any], *, players: int, delayed: bool) -> Facts:
+def read_facts(c: Complaints, data: Mapping[Any, Any], *, players: int, delayed: bool, gentle: bool = False) -> Facts:
+    made_by = read_entry(c, data)
+    quick = made_by == "quick"
     return Facts(
-        seats=tuple(read_seat(c, entry, field, delayed=delayed) for field, entry in read_seats(c, data, players)),
-        entry=read_entry(c, data),
+        seats=tuple(
+            read_seat(c, entry, field, delayed=delayed, gentle=gentle, quick=quick)
+            for field, entry in read_seats(c, data, players)
+        ),
+        entry=made_by,
     )
 
 

@@ -123,8 +123,9 @@ class HattrickFacts:
 
 def hattrick_parse(c: Complaints, data: Mapping[Any, Any], *, players: int) -> HattrickFacts:
     seats: list[HattrickSeat | HattrickTally] = []
+    made_by = read_entry(c, data)
     for field, entry in read_seats(c, data, players):
-        if "most" in entry or "rest" in entry:
+        if made_by == "quick" or "most" in entry or "rest" in entry:
             read_keys(c, entry, TALLY_SEAT_KEYS, field)
             seats.append(
                 HattrickTally(
@@ -145,7 +146,7 @@ def hattrick_parse(c: Complaints, data: Mapping[Any, Any], *, players: int) -> H
                 best=None if best is None else read_colour(c, best, f"{field}.best"),
             )
         )
-    return HattrickFacts(seats=tuple(seats), entry=read_entry(c, data))
+    return HattrickFacts(seats=tuple(seats), entry=made_by)
 
 
 def tied_colours(seat: HattrickSeat) -> tuple[str, ...]:

@@ -324,8 +324,8 @@ def test_delayed_tally_with_a_colour_needs_at_least_one_of_its_cards():
 def test_entry_must_match_the_facts():
     quick = {"seats": copy.deepcopy(EXAMPLE_TALLY), "entry": "full"}
     assert ("entry", "sticheln.entry_shape", "sticheln-round") in problems(quick)
-    full = {"seats": classic_example_seats(), "entry": "quick"}
-    assert ("entry", "sticheln.entry_shape", "sticheln-round") in problems(full)
+    full = {"seats": classic_example_seats(), "entry": "quick"}  # the quick entry reads every seat as a tally
+    assert ("seats.0", "sticheln.shape_tally_way", "sticheln-round") in problems(full)
     assert ("entry", "sticheln.shape_entry", "sticheln-round") in problems(
         {"seats": classic_example_seats(), "entry": 1}
     )
@@ -379,3 +379,21 @@ def test_hattrick_tally_normalises_and_parses_back():
     stored = RULES.normalise(facts, players=4, options=options)
     assert stored["seats"][1] == {"most": 10, "rest": 5, "face_down": 0}
     assert RULES.normalise(stored, players=4, options=options) == stored
+
+
+@pytest.mark.parametrize(("variant", "field"), [("classic", "pain_points"), ("gentle", "pain_cards")])
+def test_a_quick_round_with_a_tally_left_blank_asks_for_it(variant: str, field: str):
+    """The form sends a player's blank tally as nothing: the quick entry's round still reads it as a tally."""
+    seats = copy.deepcopy(EXAMPLE_TALLY) if variant == "classic" else gentle_round()["seats"]
+    seats[2] = {"pain": seats[2]["pain"], "others": None}
+    found = problems({"seats": seats, "entry": "quick"}, 4, variant)
+    assert (f"seats.2.{field}", "sticheln.shape_required", "sticheln-round") in found
+    assert ("seats.2.others", "sticheln.shape_required", "sticheln-round") in found
+
+
+def test_a_quick_hattrick_round_with_a_tally_left_blank_asks_for_it():
+    seats: list[dict[str, Any]] = [{"most": 9, "rest": 6, "face_down": 1}, {"most": 10, "rest": 5}]
+    seats += [{"most": 10, "rest": 8}, {"face_down": None}]
+    found = problems({"seats": seats, "entry": "quick"}, 4, "hattrick")
+    assert ("seats.3.most", "sticheln.shape_required", "sticheln-round") in found
+    assert ("seats.3.rest", "sticheln.shape_required", "sticheln-round") in found
