@@ -16,18 +16,18 @@ from typing import Any
 from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext
 
-from frontend import entry_games  # noqa: F401 - registers the adapters
+from frontend import entry_counting, entry_games  # noqa: F401 - registers the adapters
 from frontend.entry_base import (  # noqa: F401 - re-exported: the views and entry_games read them here
     ADAPTERS,
     EntryContext,
     GameEntry,
+    looks_numeric,
     per_seat,
     register,
     seat_values,
     seats_checked,
     to_int,
 )
-from frontend.entry_base import looks_numeric
 from frontend.entry_marks import candidates
 from frontend.fields import field_phrase
 from scoring import rules

@@ -25,6 +25,23 @@
     var i = form.querySelector('input[name="' + name + '"]:checked');
     return i ? i.value : null;
   }
+  /* a radio group filled in from the others: checked and shown dashed (with its note), unless someone tapped it */
+  function deriveChoice(fs, value) {
+    var note = $("[data-autonote]", fs), was = $("input:checked", fs);
+    if (fs.dataset.t) return;
+    fs.classList.remove("auto");
+    if (note) note.hidden = true;
+    if (value === null) { if (was && fs.dataset.auto) was.checked = false; delete fs.dataset.auto; return; }
+    var r = $('input[value="' + value + '"]', fs);
+    if (!r) return;
+    r.checked = true;
+    fs.dataset.auto = "1";
+    fs.classList.add("auto");
+    if (note) note.hidden = false;
+  }
+  function numbersOf(form, prefix) {
+    return $$('input[data-num][name^="' + prefix + '."]', form).map(function (i) { return number(i.value); });
+  }
   function derive(form) {
     $$("[data-sum]", form).forEach(function (fs) {
       var total = fs.dataset.total ? parseInt(fs.dataset.total, 10) : null;
@@ -32,17 +49,39 @@
         var t = JSON.parse(fs.dataset.totals || "{}"), k = checkedValue(form, fs.dataset.totalBy);
         total = k !== null && k in t ? t[k] : null;
       }
-      var ms = $$("[data-m]", fs), open = ms.filter(function (m) { return !m.dataset.t; });
+      /* data-sum="quick": only the members of that entry (data-of="quick"); data-keep members add up but are
+         never the one filled in */
+      var of = fs.dataset.sum || "";
+      var ms = $$("[data-m]", fs).filter(function (m) { return !of || m.dataset.of === of; });
+      var open = ms.filter(function (m) { return !m.dataset.t && !("keep" in m.dataset); });
       ms.forEach(function (m) { m.classList.remove("auto"); });
-      var note = $("[data-autonote]", fs);
+      var note = $$("[data-autonote]", fs).filter(function (n) { return (n.dataset.autonote || "") === of; })[0];
       if (note) note.hidden = true;
-      if (total === null || open.length === 0 || open.length === ms.length) return;
+      if (total === null || open.length === 0 || !ms.some(function (m) { return m.dataset.t; })) return;
       var last = open[open.length - 1], rest = 0;
       ms.forEach(function (m) { if (m !== last) rest += memberValue(m); });
       if (total - rest >= 0 && memberSet(last, total - rest)) {
         last.classList.add("auto");
         if (note) note.hidden = false;
       }
+    });
+    /* Abluxxen: one empty hand, that player went out; none, the draw pile ran out */
+    $$("[data-end-from]", form).forEach(function (fs) {
+      var hands = numbersOf(form, fs.dataset.endFrom), empty = hands.filter(function (h) { return h === 0; }).length;
+      deriveChoice(fs, empty === 1 ? "out" : empty === 0 && hands.length ? "exhausted" : null);
+    });
+    /* Coloretto with 3 players: the removed colour is the one colour nobody holds */
+    $$("[data-absent]", form).forEach(function (fs) {
+      var none = fs.dataset.absent.split(" ").filter(function (c) {
+        return numbersOf(form, c).every(function (n) { return n === 0; });
+      });
+      deriveChoice(fs, none.length === 1 ? none[0] : null);
+    });
+    /* NJET with 3 players: the player left out of the start player's team holds the monster card */
+    $$("[data-alone]", form).forEach(function (fs) {
+      var inTeam = [checkedValue(form, "start_player")].concat($$('input[name="partner"]:checked', form).map(function (i) { return i.value; }));
+      var out = $$("input", fs).map(function (i) { return i.value; }).filter(function (v) { return inTeam.indexOf(v) < 0; });
+      deriveChoice(fs, inTeam[0] !== null && inTeam.length === 2 && out.length === 1 ? out[0] : null);
     });
     $$("[data-excl]", form).forEach(function (fs) {
       var taken = fs.dataset.excl.split(" ").map(function (n) { return checkedValue(form, n); });
@@ -66,6 +105,13 @@
     form.dataset.dirty = "1";
     var m = e.target.closest("[data-m]");
     if (m) m.dataset.t = "1";
+    var g = e.isTrusted && e.target.closest("[data-end-from],[data-absent],[data-alone]");
+    if (g) g.dataset.t = "1";
+    /* Coloretto's quick entry: a colour no longer ticked holds no cards */
+    if (e.target.name && e.target.name.indexOf("held.") === 0 && !e.target.checked) {
+      var cnt = form.querySelector('input[name="' + e.target.value + "." + e.target.name.slice(5) + '"]');
+      if (cnt) cnt.value = "";
+    }
     derive(form);
   }
   d.addEventListener("change", touched);
@@ -180,7 +226,7 @@
   function resetForm(f) {
     f.reset();
     delete f.dataset.dirty;
-    $$("[data-m]", f).forEach(function (m) { delete m.dataset.t; });
+    $$("[data-m],[data-end-from],[data-absent],[data-alone]", f).forEach(function (m) { delete m.dataset.t; delete m.dataset.auto; });
     derive(f);
   }
   function submit(e) {
