@@ -20,16 +20,18 @@
 
   function form(el) { return el && el.form && el.form.id === "entry-form" ? el.form : null; }
   function shown(el) { return !el.disabled && el.offsetParent !== null && el.getClientRects().length > 0; }
-  /* number fields to fill, in page order: not hidden, not filled in from the others (shown dashed) */
+  /* number fields to fill, in page order: not hidden, not filled in from the others (shown dashed), not one
+     that is rarely anything but its default (data-skip: Hattrick's face-down cards) */
   function fields(f) {
     return Array.prototype.filter.call(f.querySelectorAll("input[data-num]"), function (i) {
-      return shown(i) && !i.closest(".auto");
+      return shown(i) && !i.closest(".auto") && !i.hasAttribute("data-skip");
     });
   }
+  window.skFields = fields;
   function next(el) {
     var f = form(el);
     if (!f) return;
-    var all = fields(f), at = all.indexOf(el), to = all[at + 1];
+    var to = fields(f).filter(function (i) { return el.compareDocumentPosition(i) & Node.DOCUMENT_POSITION_FOLLOWING; })[0];
     if (to) { to.focus(); to.select(); return; }
     var save = f.querySelector("button[type=submit]");
     if (save) save.focus();
@@ -61,6 +63,16 @@
     hint(i);
     var max = i.dataset.max;
     if (e.inputType === "insertText" && max !== undefined && +max <= 9 && /^\d$/.test(i.value)) next(i);
+  });
+  /* a fresh form fetched to replace an untouched one (after a save sent from the queue, a round saved on another
+     phone) must not land on numbers typed while it was on its way: once the player has typed, the form stays, and
+     the board's next poll is drawn again so that app.js moves the half-typed form on to the next round, saying so */
+  d.addEventListener("htmx:beforeSwap", function (e) {
+    var t = e.detail.target, f = d.getElementById("entry-form"), cfg = e.detail.requestConfig, b;
+    if (!t || t.id !== "entry" || !f || !f.dataset.dirty || !cfg || cfg.verb !== "get") return;
+    e.detail.shouldSwap = false;
+    b = d.getElementById("board");
+    if (b) delete b.dataset.last;
   });
   /* a chip that opens a count (data-opens="<field name>") puts the cursor in that count */
   d.addEventListener("change", function (e) {
