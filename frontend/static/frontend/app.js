@@ -28,9 +28,9 @@
   /* a radio group filled in from the others: checked and shown dashed (with its note), unless someone tapped it */
   function deriveChoice(fs, value) {
     var note = $("[data-autonote]", fs), was = $("input:checked", fs);
-    if (fs.dataset.t) return;
     fs.classList.remove("auto");
     if (note) note.hidden = true;
+    if (fs.dataset.t) return;
     if (value === null) { if (was && fs.dataset.auto) was.checked = false; delete fs.dataset.auto; return; }
     var r = $('input[value="' + value + '"]', fs);
     if (!r) return;
@@ -92,7 +92,8 @@
       });
     });
     $$("[data-perm]", form).forEach(function (fs) {
-      var rows = $$("[data-m]", fs), used = rows.map(function (r) { var c = $("input:checked", r); return c ? c.value : null; });
+      /* a place filled in before (not tapped) is free again: the last place follows the others */
+      var rows = $$("[data-m]", fs), used = rows.map(function (r) { var c = $("input:checked", r); return c && (r.dataset.t || !r.classList.contains("auto")) ? c.value : null; });
       var free = $$("input", rows[0]).map(function (i) { return i.value; }).filter(function (v) { return used.indexOf(v) < 0; });
       var empty = rows.filter(function (r, k) { return used[k] === null; });
       rows.forEach(function (r) { r.classList.remove("auto"); });
