@@ -7,7 +7,8 @@
 #  5b the same in instructions under valgrind's callgrind (noise-free)   tests/benchmarks/bench_floor_instructions.py
 #   6 round writes under open-loop load at fixed rates, /ping beside    tests/benchmarks/bench_openloop.py
 #   7 live boards: 500 open phones, Save on one -> new board on another  tests/benchmarks/bench_live.py
-# 1, 4, 5, 6 and 7 run against the prod-up stack (started here, stopped at the end).  2 and 3 use a scratch database
+#   8 taps and typed numbers for one round of every game and table size  tests/benchmarks/bench_taps.py
+# 1, 4, 5, 6, 7 and 8 run against the prod-up stack (started here, stopped at the end).  2 and 3 use a scratch database
 # (BENCH_STATS_DB, default sk_bench_stats) holding BENCH_STATS_ROUNDS rounds (default 1 000 000, generated once
 # and kept); BENCH_SKIP_STATS=1 leaves them out.  A summary table comes last.
 set -uo pipefail
@@ -15,7 +16,7 @@ cd "$(dirname "$0")/../.."
 BIN=.venv/bin
 OUT=var/bench
 mkdir -p "$OUT"
-rm -f "$OUT/api.json" "$OUT/pages.json" "$OUT/stats.txt" "$OUT/floor.json" "$OUT/floor_instructions.json" "$OUT/openloop.json" "$OUT/live.json"
+rm -f "$OUT/api.json" "$OUT/pages.json" "$OUT/stats.txt" "$OUT/floor.json" "$OUT/floor_instructions.json" "$OUT/openloop.json" "$OUT/live.json" "$OUT/taps.json"
 status=0
 
 bash deploy/prod_up.sh || exit 1
@@ -34,6 +35,9 @@ $BIN/python tests/benchmarks/bench_openloop.py ${BENCH_OPENLOOP_ARGS:-} || statu
 
 echo; echo "== 7. live boards with 500 open phones =="
 $BIN/python tests/benchmarks/bench_live.py ${BENCH_LIVE_ARGS:-} || status=1
+
+echo; echo "== 8. taps and typed numbers for one round, beside the paper pad =="
+$BIN/python tests/benchmarks/bench_taps.py ${BENCH_TAPS_ARGS:-} || status=1
 
 echo; echo "== 4. page weight and Lighthouse =="
 $BIN/python tests/benchmarks/bench_pages.py ${BENCH_PAGES_ARGS:-} || status=1
