@@ -97,3 +97,35 @@ def test_quick_coloretto_round_in_hungarian_and_the_full_entry_one_tap_away(new_
     expected = ruleset.score(facts, players=4, options=dict(match.options)).scores
     assert rnd.points == list(expected) and rnd.points[0] == 41
     assert page.js_errors == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_counting_games_entries_pass_the_comfort_checks(new_context: Any, make_match: Any, scheme: str) -> None:
+    """axe (contrast, labels) and 44 px tap targets on the quick and the full entry of the counting games."""
+    from tests.browser.test_comfort import TAP_TARGETS_JS, axe_violations
+
+    matches = [
+        make_match("sticheln", 4, {"variant": "classic"}),
+        make_match("sticheln", 4, {"variant": "heavy"}),
+        make_match("sticheln", 5, {"variant": "hattrick"}),
+        make_match("coloretto", 3),
+        make_match("abluxxen", 4),
+    ]
+    problems: dict[str, Any] = {}
+    for locale, full in (("en-GB", "Full entry"), ("hu-HU", "Teljes beírás")):
+        page = new_context(locale=locale).new_page()
+        page.emulate_media(color_scheme=scheme)
+        for match in matches:
+            page.goto(f"/matches/{match.pk}/")
+            switch = page.get_by_text(full, exact=True)
+            for entry in ("quick", "full") if switch.count() else ("only",):
+                if entry == "full":
+                    switch.click()
+                else:  # a colour held, so that Coloretto's count shows too
+                    chip = page.locator("#entry-form .held label.chip").first
+                    if chip.count():
+                        chip.click()
+                found = axe_violations(page) + [f"small: {t}" for t in page.evaluate(TAP_TARGETS_JS)]
+                if found:
+                    problems[f"{locale} {match.ruleset} {match.options.get('variant', '')} {entry}"] = found
+    assert problems == {}
