@@ -129,3 +129,21 @@ def test_the_counting_games_entries_pass_the_comfort_checks(new_context: Any, ma
                 if found:
                     problems[f"{locale} {match.ruleset} {match.options.get('variant', '')} {entry}"] = found
     assert problems == {}
+
+
+def test_a_letter_typed_into_a_match_option_is_refused_not_dropped(page: Page, group: Any) -> None:
+    """Issue 42: "4a1" typed into a number field was saved as 41 (the browser's number field dropped the letter);
+    the option fields are text fields with the number pad now, and the server names the option it refuses."""
+    from scoring.models import Match
+
+    page.goto(f"/groups/{group.pk}/matches/new?game=coloretto")
+    for name in ("Anna", "Bence", "Cili"):
+        page.locator("label.seatchip", has_text=name).click()
+    games = page.get_by_role("group", name="Games in the series").locator("input")
+    games.click()
+    games.press("Control+a")
+    page.keyboard.type("4a1")
+    expect(games).to_have_value("4a1")
+    page.get_by_role("button", name="Start the match").last.click()
+    expect(page.locator("main")).to_contain_text("must be a whole number from 1 to 100.")
+    assert not Match.objects.filter(group=group).exists()
