@@ -21,15 +21,25 @@ say how many pain cards were taken (gentle: their values), so the card accountin
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .errors import Complaints
 from .sticheln_counting import sum_reachable_stepping
 from .sticheln_facts import Seat
 from .types import N_
 
-if TYPE_CHECKING:  # the deck module imports this one
-    from .sticheln_deck import Deck
+
+class Deck(Protocol):
+    """What the tally checks read of ``sticheln_deck.Deck`` (which imports this module)."""
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def chooser_cards(self) -> int: ...
+
+    @property
+    def dealt(self) -> int: ...
 
 TALLY_MESSAGES: dict[str, str] = {
     "sticheln.tally_points_needed": N_(

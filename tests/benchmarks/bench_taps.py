@@ -48,6 +48,7 @@ class Scenario:
     paper: int
     label: str = ""
     entry: str = ""  # "quick"/"full": the entry used, where the form has two
+    compare: bool = False  # a slower entry of the same game, shown for comparison only
     counts: dict[str, int] = field(default_factory=dict)
 
 
@@ -175,6 +176,19 @@ def sticheln(players: int, variant: str) -> Scenario:
     return Scenario("sticheln", players, {"variant": variant}, actions, players, variant, "quick")
 
 
+def sticheln_full(players: int) -> Scenario:
+    """The same kind of round through the full entry (chooser value, pain cards and their sum, other cards)."""
+    rnd = random.Random(players * 10 + len("classic"))
+    actions: list[Action] = [("chip", "entry", "full")]
+    for seat, haul in enumerate(_sticheln_hauls(players, "classic", rnd)):
+        (colour, chooser), taken = haul["chooser"][0], haul["taken"]
+        mine = [v for c, v in taken if c == colour]
+        actions += [("chip", f"pain.{seat}", colour), ("num", f"chooser.{seat}", chooser)]
+        actions += [("num", f"pain_count.{seat}", len(mine)), ("num", f"pain_sum.{seat}", sum(mine))]
+        actions.append(("num", f"others.{seat}", len(taken) - len(mine)))
+    return Scenario("sticheln", players, {"variant": "classic"}, actions, players, "classic", "full")
+
+
 def hattrick(players: int, rnd: random.Random) -> Scenario:
     from scoring.rules.sticheln_deck import deck_for
 
@@ -195,7 +209,7 @@ def hattrick(players: int, rnd: random.Random) -> Scenario:
     return Scenario("sticheln", players, {"variant": "hattrick"}, actions, players, "hattrick", "quick")
 
 
-def coloretto(players: int) -> Scenario:
+def coloretto(players: int, full: bool = False) -> Scenario:
     from scoring.rules import coloretto as co
 
     rnd = random.Random(players)
@@ -225,7 +239,13 @@ def coloretto(players: int) -> Scenario:
         ]
     if removed:  # last: by then the form has filled it in (the one colour nobody holds)
         actions.append(("chip", "removed_colour", removed))
-    return Scenario("coloretto", players, {}, actions, players, "", "quick")
+    if full:  # every colour of every player, in the form's order
+        actions = [("chip", "entry", "full")] + [a for a in actions if a[0] == "num" and "." in a[1]]
+        order = {f"{c}.{s}": (s, i) for s in range(players) for i, c in enumerate([*co.COLOURS, "jokers", "plus_twos"])}
+        actions = actions[:1] + sorted(actions[1:], key=lambda a: order[a[1]])
+        if removed:
+            actions.append(("chip", "removed_colour", removed))
+    return Scenario("coloretto", players, {}, actions, players, "", "full" if full else "quick")
 
 
 def scenarios() -> list[Scenario]:
@@ -238,6 +258,10 @@ def scenarios() -> list[Scenario]:
     out += [abluxxen(n) for n in (2, 3, 4, 5)]
     out += [muzicando(4, "team"), *(muzicando(n, "individual") for n in (3, 5))]
     out += [coloretto(n) for n in (3, 4, 5)]
+    # the full entries, for comparison (issue 45's table counted them): not part of the goal's verdict
+    for extra in (sticheln_full(4), coloretto(4, full=True)):
+        extra.compare = True
+        out.append(extra)
     return out
 
 
@@ -415,6 +439,7 @@ def measure(base: str, chosen: Callable[[Scenario], bool]) -> list[dict[str, Any
                 "refused": refused,
                 "numbers": shown,
                 "pass": stored and pad.typed <= typed_goal and pad.taps <= taps_goal,
+                "compare": s.compare,
             }
             rows.append(row)
             print(_line(row), flush=True)
@@ -428,7 +453,11 @@ HEAD = ("game", "p", "entry", "taps", "typed", "keys", "paper", "goal taps/typed
 
 
 def _line(row: dict[str, Any]) -> str:
-    result = verdict(row["pass"]) if row["stored"] else "NOT STORED: " + row["refused"].replace("\n", " ")
+    result = (
+        ("(compare)" if row["compare"] else verdict(row["pass"]))
+        if row["stored"]
+        else "NOT STORED: " + row["refused"].replace("\n", " ")
+    )
     cells = (
         row["game"],
         str(row["players"]),
@@ -465,9 +494,11 @@ def main() -> None:
     only = {g for g in args.only.split(",") if g}
     print("  ".join(f"{c:<{w}}" for c, w in zip(HEAD, (16, 2, 11, 5, 6, 5, 6, 16, 10), strict=True)))
     rows = measure(args.url, lambda s: not only or s.game in only)
-    passed = sum(r["pass"] for r in rows)
-    print(f"\n{passed} of {len(rows)} rounds within the goal (typed ≤ paper + players, taps ≤ 2 × paper + 3)")
-    save("taps", {"url": args.url, "rows": rows, "pass": passed == len(rows)})
+    graded = [r for r in rows if not r["compare"]]
+    passed = sum(r["pass"] for r in graded)
+    print(f"\n{passed} of {len(graded)} rounds within the goal (typed ≤ paper + players, taps ≤ 2 × paper + 3);")
+    print("the rows marked 'full' enter the same kind of round through the full entry, for comparison")
+    save("taps", {"url": args.url, "rows": rows, "pass": passed == len(graded) and all(r["stored"] for r in rows)})
 
 
 if __name__ == "__main__":
