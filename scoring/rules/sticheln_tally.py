@@ -41,6 +41,7 @@ class Deck(Protocol):
     @property
     def dealt(self) -> int: ...
 
+
 TALLY_MESSAGES: dict[str, str] = {
     "sticheln.tally_points_needed": N_(
         "The quick entry takes the pain points here: the values of the player's pain-colour cards added up, the "
