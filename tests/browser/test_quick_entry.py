@@ -51,6 +51,8 @@ def test_quick_sticheln_round_in_hungarian(new_context: Any, make_match: Any) ->
     assert Round.objects.filter(match=match).count() == 0  # nothing saved by the Enter key
     page.get_by_role("button", name="1. kör mentése").click()
     expect(page.locator("#board caption")).to_have_text("1 kör után")
+    # the saved round's explanation says which entry was used
+    expect(page.locator("#last-round")).to_contain_text("Gyors beírás: amit a játékosok az asztalnál megszámoltak.")
     rnd = Round.objects.get(match=match)
     assert rnd.facts["entry"] == "quick"
     assert [seat["pain_points"] for seat in rnd.facts["seats"]] == [11, 3, 1, 14]
@@ -92,6 +94,7 @@ def test_quick_coloretto_round_in_hungarian_and_the_full_entry_one_tap_away(new_
     page.get_by_text("Gyors beírás", exact=True).click()
     page.get_by_role("button", name="1. kör mentése").click()
     expect(page.locator("#board caption")).to_have_text("1 kör után")
+    expect(page.locator("#last-round")).to_contain_text("Gyors beírás: csak a játékosoknál lévő színek.")
     rnd = Round.objects.get(match=match)
     assert rnd.facts["entry"] == "quick"
     expected = ruleset.score(facts, players=4, options=dict(match.options)).scores
