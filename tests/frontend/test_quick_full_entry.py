@@ -214,3 +214,13 @@ def test_a_sum_is_stored_as_its_total_and_text_that_is_no_number_is_refused_nami
     for step in field.split("."):
         stored = stored[int(step)] if step.isdigit() else stored[step]
     assert stored == total
+
+
+@pytest.mark.django_db
+def test_the_quick_entrys_preview_names_what_is_still_blank(client_in: Any, make_match: Any) -> None:
+    match = make_match("sticheln", 3, {"variant": "classic"})
+    post = {"entry": "quick", "number": 1, "pain.0": "red", "seats.0.others": "12", "seats.0.pain_points": ""}
+    post |= {"pain.1": "blue", "seats.1.others": "", "seats.1.pain_points": "", "pain.2": "green"}
+    post |= {"seats.2.others": "", "seats.2.pain_points": ""}
+    html = client_in.post(f"/matches/{match.pk}/preview", post).content.decode()
+    assert "Still missing: pain points of Anna, Bence and Cili; other cards of Bence and Cili" in html
