@@ -72,11 +72,11 @@ class Coloretto(GameEntry):
         removed = post.get("removed_colour") or None
         made = made_by(post)
         facts: dict[str, Any] = {}
+        held = [set(post.getlist(f"held.{seat}")) for seat in range(c.n)]
         for colour in self._colours(c):
             if colour == removed:
                 continue
             if made == "quick":  # only the ticked colours count; a ticked colour's count is needed
-                held = [set(post.getlist(f"held.{seat}")) for seat in range(c.n)]
                 facts[colour] = [
                     to_int(post.get(f"{colour}.{seat}")) if colour in held[seat] else 0 for seat in range(c.n)
                 ]

@@ -1,9 +1,10 @@
 /* Scorekeeper: number fields of the round-entry forms, kept as quick as a paper pad.
    - a field may hold a sum, as on a score sheet: "3+6+2" is read as 11 (the server reads it the same way and
-     refuses "3+x" naming the field); the sum is shown beside the field while it is typed;
+     refuses "3+x" naming the field); what the sum comes to is shown under the field while it is typed;
    - the keyboard's Enter/Next key moves to the next number field still to fill (the last one to Save), and a
      field that takes one digit only (0–9) moves on by itself;
-   - the quick/full entry switch and the chips that open a count (Coloretto's colours) move the cursor too.
+   - a chip that opens a count (a Sticheln colour, a Coloretto colour held) puts the cursor in that count;
+   - a form fetched to replace an untouched one never lands on numbers typed meanwhile.
    No rules here: app.js's derive() fills the values that follow from others, the server validates and scores. */
 (function () {
   "use strict";
@@ -27,7 +28,7 @@
       return shown(i) && !i.closest(".auto") && !i.hasAttribute("data-skip");
     });
   }
-  window.skFields = fields;
+  window.skFields = fields;  // the tap bench (tests/benchmarks/bench_taps.py) counts Next presses with it
   function next(el) {
     var f = form(el);
     if (!f) return;
@@ -36,7 +37,6 @@
     var save = f.querySelector("button[type=submit]");
     if (save) save.focus();
   }
-  window.skNext = next;
 
   function hint(i) {
     var box = i.parentNode, out = box.querySelector("output[data-sum-of]");
