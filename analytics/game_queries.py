@@ -346,7 +346,7 @@ def _coloretto(group_id: int, flt: StatsFilter) -> dict[str, Any]:
             SELECT y.player_id, {count} AS n
             FROM (SELECT sc.player_id, sc.seat, r.facts {base} {fence()}) y
             {obj_join}
-            WHERE {key} NOT IN ('jokers', 'plus_twos', 'removed_colour')
+            WHERE {key} NOT IN ('jokers', 'plus_twos', 'removed_colour', 'entry')
         ) x WHERE x.n > 0
         GROUP BY x.player_id, CASE WHEN x.n >= 6 THEN 6 ELSE x.n END ORDER BY x.player_id, cards
         """,

@@ -16,17 +16,19 @@ from typing import Any
 from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext
 
-from frontend import entry_games  # noqa: F401 - registers the adapters
+from frontend import entry_counting, entry_games  # noqa: F401 - registers the adapters
 from frontend.entry_base import (  # noqa: F401 - re-exported: the views and entry_games read them here
     ADAPTERS,
     EntryContext,
     GameEntry,
+    looks_numeric,
     per_seat,
     register,
     seat_values,
     seats_checked,
     to_int,
 )
+from frontend.entry_marks import candidates
 from frontend.fields import field_phrase
 from scoring import rules
 
@@ -90,13 +92,14 @@ def form_context(
 
 
 def problems_for_form(
-    details: list[dict[str, Any]], problems: dict[str, list[str]], names: Sequence[str] = ()
+    details: list[dict[str, Any]], problems: dict[str, list[str]], names: Sequence[str] = (), post: Any = None
 ) -> list[dict[str, Any]]:
     """The service's complaints with the "facts." prefix taken off (fields are the form's names).
 
     Each names whose input it is about: ``where`` ("Anna, green"), ``full`` (that and the message), ``anchor``
     (the id of the first message about a field, for the input's aria-describedby) and ``msg`` (the rules
-    engine's message id, when there is one).
+    engine's message id, when there is one). With the submitted ``post``, a complaint about a number field
+    that holds text which is no number ("3+x", "4a1") says so in the form's own words (every game alike).
     """
     out: list[dict[str, Any]] = []
     seen = set()
@@ -122,6 +125,13 @@ def problems_for_form(
             if text not in seen:
                 short = name[len("facts.") :] if name.startswith("facts.") else ""
                 out.append({"field": short, "text": text, "rule": "", "msg": None})
+    for problem in out:
+        raw = _typed(post, problem["field"]) if post is not None and problem["field"] else None
+        if raw is not None:
+            problem["text"] = gettext("“%(typed)s” is not a number: type digits, or a sum such as 3+6+2.") % {
+                "typed": raw.strip()
+            }
+            problem["msg"] = "form.not_a_number"
     anchored = set()
     for problem in out:
         where = field_phrase(problem["field"], names) if problem["field"] else ""
@@ -133,3 +143,12 @@ def problems_for_form(
             anchored.add(problem["field"])
             problem["anchor"] = f"err-{problem['field']}"
     return out
+
+
+def _typed(post: Any, field: str) -> str | None:
+    """The text typed into the number field a complaint is about, when it cannot be read as a number."""
+    for name in candidates(field):
+        raw = post.get(name)
+        if looks_numeric(raw):
+            return str(raw)
+    return None

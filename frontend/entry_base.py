@@ -7,6 +7,7 @@ they are registered before it looks one up.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,15 +46,43 @@ class EntryContext:
         return self.ruleset.module
 
 
+# A number field may hold a sum, as on a paper score sheet: "3+6+2" is 11. Whole numbers only (ASCII digits),
+# an optional sign in front of the first term, at most MAX_TERMS terms so that a pasted wall of text stays cheap.
+_SUM = re.compile(r"\s*[+\-\u2212]?\s*[0-9]+(?:\s*\+\s*[0-9]+)*\s*")
+MAX_TERMS = 40
+
+
+def read_number(raw: Any) -> int | None:
+    """A form field's whole number: digits with an optional sign, or a sum of such ("3+6+2" → 11); None for
+    anything else ("3+x", "4a1", "3+", blank)."""
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        return raw
+    if not isinstance(raw, str) or not _SUM.fullmatch(raw) or raw.count("+") > MAX_TERMS:
+        return None
+    text = raw.strip().replace("\u2212", "-").replace(" ", "")
+    sign = -1 if text.startswith("-") else 1
+    terms = text.lstrip("+-").split("+")
+    numbers = [parse_whole(term) for term in terms]
+    if any(n is None for n in numbers):  # a term longer than a stored number can be
+        return None
+    first, *rest = (n for n in numbers if n is not None)
+    return parse_whole(sign * first + sum(rest), signed=True)
+
+
+def looks_numeric(raw: Any) -> bool:
+    """Whether a field's text was meant as a number (it holds a digit) though it cannot be read as one."""
+    return isinstance(raw, str) and any(ch.isdigit() for ch in raw) and read_number(raw) is None
+
+
 def to_int(raw: Any, default: Any = None) -> Any:
-    """A whole number from a form field (ASCII digits, an optional sign); blank gives ``default``; anything
-    else is passed on unchanged so that the rules engine names the problem ("Must be a whole number")."""
+    """A whole number (or a sum of them) from a form field; blank gives ``default``; anything else is passed on
+    unchanged so that the rules engine refuses it at its field (and the form names it: see ``entry``)."""
     if raw is None:
         return default
     text = str(raw).strip()
     if text == "":
         return default
-    number = parse_whole(text, signed=True)
+    number = read_number(text)
     return text if number is None else number
 
 

@@ -1,4 +1,5 @@
-"""Round-entry adapters, one per game (see :mod:`frontend.entry`).
+"""Round-entry adapters, one per game (see :mod:`frontend.entry`); the counting games (Sticheln, Abluxxen,
+Coloretto), whose forms have a quick and a full entry, are in :mod:`frontend.entry_counting`.
 
 Totals that let the form fill in "the last player's tricks" come from the game modules' own tables and
 functions (``njet.tricks_in_round``, ``mue_tables.DECK_TRIANGLES``, …); the forms only subtract.
@@ -85,8 +86,17 @@ def _trump_text(trump: Any) -> str | None:
 class Mue(GameEntry):
     key = "mue"
 
+    TYPICAL_BID = 4  # before the match has a bid of its own: a common chief's bid at every table size
+
     def defaults(self, c: EntryContext) -> dict[str, Any]:
-        return {"outcome": "played"}
+        """A played round with the bid this match's chiefs bid most often (the latest of equals), else a typical
+        one: the bid is then one tap only when it differs (the preview shows it, dashed input or not)."""
+        from scoring.rules import mue_tables
+
+        bids = [r["facts"].get("bid") for r in c.board.get("rounds") or () if isinstance(r.get("facts"), dict)]
+        bids = [b for b in bids if isinstance(b, int)]
+        bid = max(reversed(bids), key=bids.count) if bids else self.TYPICAL_BID
+        return {"outcome": "played", "bid": min(bid, mue_tables.HAND_SIZE.get(c.n, 15))}
 
     def to_facts(self, post: Any, c: EntryContext) -> dict[str, Any]:
         facts: dict[str, Any] = {"outcome": post.get("outcome") or "played"}
@@ -222,22 +232,6 @@ class WasSticht(GameEntry):
 
 
 @register
-class Abluxxen(GameEntry):
-    key = "abluxxen"
-
-    def defaults(self, c: EntryContext) -> dict[str, Any]:
-        return {**seat_values("front", [0] * c.n), **seat_values("hand", [0] * c.n)}
-
-    def to_facts(self, post: Any, c: EntryContext) -> dict[str, Any]:
-        facts: dict[str, Any] = {"front": per_seat(post, "front", c.n), "hand": per_seat(post, "hand", c.n)}
-        _put(facts, "end", post.get("end"))
-        return facts
-
-    def context(self, c: EntryContext) -> dict[str, Any]:
-        return {"ends": list(labels.ABLUXXEN_ENDS.items())}
-
-
-@register
 class Muzicando(GameEntry):
     key = "muzicando"
 
@@ -281,150 +275,4 @@ class Muzicando(GameEntry):
             "levels": team or bool(c.options.get("bidding")),
             "types": list(labels.MUZICANDO_TYPES.items()),
             "places": range(c.n),
-        }
-
-
-@register
-class Coloretto(GameEntry):
-    key = "coloretto"
-    EXTRA = ("jokers", "plus_twos")
-
-    def _colours(self, c: EntryContext) -> tuple[str, ...]:
-        return tuple(c.module.COLOURS)
-
-    def defaults(self, c: EntryContext) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for name in (*self._colours(c), *self.EXTRA):
-            out.update(seat_values(name, [0] * c.n))
-        return out
-
-    def to_facts(self, post: Any, c: EntryContext) -> dict[str, Any]:
-        removed = post.get("removed_colour") or None
-        facts: dict[str, Any] = {
-            name: per_seat(post, name, c.n) for name in (*self._colours(c), *self.EXTRA) if name != removed
-        }
-        facts["removed_colour"] = removed
-        return facts
-
-    def context(self, c: EntryContext) -> dict[str, Any]:
-        return {"colours": self._colours(c), "three": c.n == 3}
-
-
-@register
-class Sticheln(GameEntry):
-    """Sticheln the quick way: per player the colour chosen, the chooser card(s), the pain-colour cards taken
-    (how many, and their sum) and how many other cards; Hattrick: the cards by colour and those face down."""
-
-    key = "sticheln"
-    HATTRICK = ("red", "blue", "green")
-
-    def _variant(self, c: EntryContext) -> str:
-        return str(c.options.get("variant", "classic"))
-
-    def _deck(self, c: EntryContext) -> Any:
-        from scoring.rules import sticheln_deck
-
-        return sticheln_deck.deck_for(c.n, self._variant(c))
-
-    def _chooser_count(self, c: EntryContext) -> int:
-        deck = self._deck(c)
-        return deck.chooser_cards if deck else 0
-
-    def defaults(self, c: EntryContext) -> dict[str, Any]:
-        names = (
-            (*self.HATTRICK, "face_down") if self._variant(c) == "hattrick" else ("others", "pain_count", "pain_sum")
-        )
-        out: dict[str, Any] = {}
-        for name in names:
-            out.update(seat_values(name, [0] * c.n))
-        return out
-
-    def to_facts(self, post: Any, c: EntryContext) -> dict[str, Any]:
-        variant = self._variant(c)
-        seats = []
-        for seat in range(c.n):
-            if variant == "hattrick":
-                entry = {colour: to_int(post.get(f"{colour}.{seat}"), 0) for colour in self.HATTRICK}
-                entry["face_down"] = to_int(post.get(f"face_down.{seat}"), 0)
-                seats.append(entry)
-                continue
-            chosen = [v for v in post.getlist(f"pain.{seat}") if v]
-            entry = {
-                "others": to_int(post.get(f"others.{seat}"), 0),
-                "pain_count": to_int(post.get(f"pain_count.{seat}"), 0),
-                "pain_sum": to_int(post.get(f"pain_sum.{seat}"), 0),
-            }
-            if variant == "heavy":
-                # each chooser card with the colour entered for it: the two pain colours in the cards' order
-                cards = []
-                for i in range(self._chooser_count(c)):
-                    colour = post.get(f"chooser_colour.{seat}.{i}") or None
-                    value = to_int(post.get(f"chooser.{seat}.{i}"))
-                    if colour is not None or value is not None:
-                        cards.append({"colour": colour, "value": value})
-                entry["pain"] = [card["colour"] for card in cards if card["colour"]]
-                entry["chooser"] = cards
-            elif variant == "delayed":
-                # "none": the player took no trick and so has no colour to pick (scores 0)
-                entry["pain"] = chosen[0] if chosen and chosen[0] != "none" else None
-            else:
-                entry["pain"] = chosen[0] if chosen else None
-                value = to_int(post.get(f"chooser.{seat}"))
-                entry["chooser"] = (
-                    {"colour": entry["pain"], "value": value} if entry["pain"] and value is not None else None
-                )
-            seats.append(entry)
-        return {"seats": seats}
-
-    def from_facts(self, facts: dict[str, Any], c: EntryContext) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for seat, entry in enumerate(facts.get("seats") or []):
-            for name in (*self.HATTRICK, "face_down", "others", "pain_count", "pain_sum"):
-                if entry.get(name) is not None:
-                    out[f"{name}.{seat}"] = entry[name]
-            pain = entry.get("pain")
-            pains = pain if isinstance(pain, list) else ([pain] if pain else [])
-            out[f"pain.{seat}"] = pains
-            if self._variant(c) == "delayed" and not pains and self._took_nothing(entry):
-                out[f"pain.{seat}"] = ["none"]
-            if entry.get("pain_values") is not None:
-                out[f"pain_count.{seat}"] = len(entry["pain_values"])
-                out[f"pain_sum.{seat}"] = sum(entry["pain_values"])
-            if entry.get("taken") is not None:  # entered card by card (API): show the counts
-                taken = entry["taken"]
-                mine = [card["value"] for card in taken if card.get("colour") in pains]
-                out[f"pain_count.{seat}"], out[f"pain_sum.{seat}"] = len(mine), sum(mine)
-                out[f"others.{seat}"] = len(taken) - len(mine)
-            chooser = entry.get("chooser")
-            if isinstance(chooser, list) and len(chooser) == 1 and self._variant(c) != "heavy":
-                chooser = chooser[0]
-            if isinstance(chooser, dict):
-                out[f"chooser.{seat}"] = chooser.get("value")
-            elif isinstance(chooser, list):
-                for i, card in enumerate(chooser):
-                    out[f"chooser.{seat}.{i}"] = card.get("value")
-                    colour = card.get("colour") or (pains[i] if i < len(pains) else None)
-                    if colour:
-                        out[f"chooser_colour.{seat}.{i}"] = colour
-        return out
-
-    @staticmethod
-    def _took_nothing(entry: dict[str, Any]) -> bool:
-        if entry.get("taken") is not None:
-            return not entry["taken"]
-        counted = (entry.get("others") or 0) + (entry.get("pain_count") or 0) + len(entry.get("pain_values") or ())
-        return counted == 0
-
-    def context(self, c: EntryContext) -> dict[str, Any]:
-        deck = self._deck(c)
-        variant = self._variant(c)
-        return {
-            "dealer": c.ref("next_dealer"),
-            "variant": variant,
-            "deck_colours": deck.colours if deck else (),
-            "low": deck.low if deck else 0,
-            "high": deck.high if deck else 20,
-            "chooser_slots": range(deck.chooser_cards) if deck else range(0),
-            "hattrick": self.HATTRICK,
-            "lucky": variant == "reverse",
         }

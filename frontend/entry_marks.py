@@ -6,7 +6,8 @@ forms draw them with their own controls (radio chips, steppers, selects, names s
 "contract_type"). Rather than teach every game template every path, the rendered form is read back: for each
 field the error box links to, the controls drawing it are found by name, marked (aria-invalid, aria-describedby
 pointing at the message beside them), and the link is pointed at the first of them; the first refused control
-takes the cursor when the page loads without scripts.
+takes the cursor when the page loads without scripts. In a form with a quick and a full entry only the inputs of
+the entry in use are marked.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ def _attrs(tag: str) -> dict[str, str]:
     return {m.group(1): html.unescape(m.group(2) or "") for m in _ATTR.finditer(tag)}
 
 
-def _candidates(field: str) -> list[str]:
+def candidates(field: str) -> list[str]:
     """Form names that may draw a field the rules engine names ``field``, most likely first."""
     parts = field.split(".")
     out = [field, "_".join(parts)]
@@ -38,18 +39,21 @@ def _candidates(field: str) -> list[str]:
 
 
 def _controls(form: str) -> list[tuple[int, int, dict[str, str]]]:
+    """The form's controls, without those of the entry not in use: a form with a quick and a full entry marks its
+    inputs data-part="quick"/"full" (both entries may draw the same fact under different names)."""
     found = []
     for m in _CONTROL.finditer(form):
         a = _attrs(m.group(0))
         if a.get("name") and a.get("type") != "hidden" and a["name"] != "csrfmiddlewaretoken":
             found.append((m.start(), m.end(), a))
-    return found
+    active = next((a.get("value") for _, _, a in found if a["name"] == "entry" and "checked" in a), "full")
+    return [item for item in found if item[2].get("data-part", active) == active]
 
 
 def _drawing(field: str, form: str, controls: list[tuple[int, int, dict[str, str]]]) -> list[int]:
     """Indexes of the controls that draw ``field``: those named after it or, failing that, those of the
     fieldset that shows its message (NJET's "teams" are drawn as "partner" chips)."""
-    for name in _candidates(field):
+    for name in candidates(field):
         hits = [i for i, (_, _, a) in enumerate(controls) if a["name"] == name or a["name"].startswith(name + ".")]
         if hits:
             return hits

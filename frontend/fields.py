@@ -59,6 +59,12 @@ FIELD_LABELS: dict[str, Any] = {
     "pain_count": _("pain cards"),
     "pain_sum": _("value of the pain cards"),
     "face_down": _("face-down cards"),
+    # the quick entry's tallies (Sticheln, Hattrick)
+    "pain_points": _("pain points"),
+    "pain_cards": _("pain cards"),
+    "most": _("cards of the colour held most"),
+    "rest": _("cards of the other two colours"),
+    "entry": _("entry"),
     "teams": _("team"),
     "start_player": _("start player"),
     "chief": _("chief"),

@@ -30,6 +30,7 @@ from .common import page
 # What the service worker stores on install: the app shell and the rules reference.
 SHELL_ASSETS = (
     "frontend/app.css",
+    "frontend/pad.js",
     "frontend/app.js",
     "frontend/live.js",
     "vendor/htmx/htmx.min.js",

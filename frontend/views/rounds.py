@@ -41,9 +41,9 @@ def _marked(response: HttpResponse) -> HttpResponse:
     return response
 
 
-def _errors(exc: services.ServiceError, names: list[str] | None = None) -> list[dict[str, Any]]:
+def _errors(exc: services.ServiceError, names: list[str] | None = None, post: Any = None) -> list[dict[str, Any]]:
     if isinstance(exc, services.ValidationFailed):
-        return entry.problems_for_form(exc.details, exc.problems, names or [])
+        return entry.problems_for_form(exc.details, exc.problems, names or [], post)
     return [{"field": "", "text": error_text(exc), "rule": ""}]
 
 
@@ -88,7 +88,7 @@ def round_new(request: HttpRequest, match_id: int) -> HttpResponse:
         context = {
             "match": match,
             "board": board,
-            **entry.form_context(c, post=request.POST, errors=_errors(exc, c.names)),
+            **entry.form_context(c, post=request.POST, errors=_errors(exc, c.names, request.POST)),
             # a form is for its round: refused, it is still for the round it was opened for
             "form_number": number if isinstance(number, int) and number > 0 else None,
         }
@@ -176,7 +176,7 @@ def preview(request: HttpRequest, match_id: int) -> HttpResponse:
             ruleset=c.ruleset, players=c.names, options=match.options, facts=facts, before=before, numbers=numbers
         )
     except services.ServiceError as exc:
-        problems = _errors(exc, c.names)
+        problems = _errors(exc, c.names, request.POST)
         # "required" complaints, and any complaint about an input still left blank, become one "still missing" line
         gap = [p for p in problems if fields.is_missing(p, request.POST, places=len(c.names))]
         # the engine stops at its first problem: the form names every required input still blank
@@ -262,7 +262,7 @@ def round_edit(request: HttpRequest, match_id: int, number: int) -> HttpResponse
                 )
             form = entry.form_context(c, facts=rnd.facts)
         except services.ServiceError as exc:
-            form = entry.form_context(c, post=request.POST, errors=_errors(exc, c.names))
+            form = entry.form_context(c, post=request.POST, errors=_errors(exc, c.names, request.POST))
         else:
             messages.success(request, gettext("Round %(n)d was changed.") % {"n": rnd.number})
             return redirect(reverse("match", args=[match.pk]) + "#board")

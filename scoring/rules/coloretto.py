@@ -56,6 +56,7 @@ UNDRAWN_BELOW_LAST_ROUND = 15  # the "last round" card lies on the bottom 15 car
 UNDRAWN_AT_MOST = UNDRAWN_BELOW_LAST_ROUND - 1  # ... and whoever draws it draws another card instead
 ROW_CARDS = 3  # a row holds at most 3 cards: one last round draws at most 3 per player
 JOKER_RULES = ("held", "any")
+ENTRIES = ("quick", "full")  # the app's two round entries
 
 OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
@@ -106,6 +107,10 @@ MESSAGES: dict[str, str] = {
     "coloretto.colour_plus": NP_("{colour}: {count} card → +{value}", "{colour}: {count} cards → +{value}"),
     "coloretto.colour_minus": NP_("{colour}: {count} card → −{value}", "{colour}: {count} cards → −{value}"),
     "coloretto.plus_twos": NP_("{count} “+2” card × 2", "{count} “+2” cards × 2"),
+    "coloretto.entry": N_("The entry is 'quick' or 'full', not '{entry}'."),
+    # which of the app's entries made the round (a line of the round as a whole)
+    "coloretto.entry_quick": N_("Quick entry: only the colours each player holds."),
+    "coloretto.entry_full": N_("Full entry: every colour of every player."),
     # the colours' names, for the params of kind "coloretto.colour"
     "coloretto.colour.yellow": N_("yellow"),
     "coloretto.colour.orange": N_("orange"),
@@ -154,6 +159,11 @@ FACTS_SCHEMA: dict[str, Any] = {
             "description": "With 3 players: the colour removed from the game; otherwise null.",
             "oneOf": [{"type": "null"}, {"type": "string", "enum": list(COLOURS)}],
         },
+        "entry": {
+            "description": "Which of the app's entries made the round ('quick': the colours each player holds; "
+            "'full': every colour); the explanation says so. Optional, changes no score.",
+            "oneOf": [{"type": "null"}, {"type": "string", "enum": list(ENTRIES)}],
+        },
     },
 }
 
@@ -189,6 +199,7 @@ class Facts:
     jokers: tuple[int, ...]
     plus_twos: tuple[int, ...]
     removed_colour: str | None
+    entry: str | None = None
 
     def counts(self, seat: int) -> dict[str, int]:
         """Seat's colour counts for the colours in play."""
@@ -291,7 +302,7 @@ def seat_lines(seat: int, counts: Mapping[str, int], plus_twos: int, assignment:
 def score_round(facts: Facts, *, players: int, options: Mapping[str, Any], state: MatchState) -> RoundResult:
     """Every player's best score (see :func:`best_score`) with its explanation."""
     scores = []
-    lines: list[Line] = []
+    lines: list[Line] = [] if facts.entry is None else [line(f"coloretto.entry_{facts.entry}", "coloretto-round")]
     for seat in range(players):
         counts = facts.counts(seat)
         points, assignment = best_score(counts, facts.jokers[seat], facts.plus_twos[seat], options["joker_rule"])
@@ -335,8 +346,10 @@ def facts_parse(data: Mapping[str, Any], *, players: int, options: Mapping[str, 
         "coloretto-players",
         choices=", ".join(COLOURS),
     )
+    entry = data.get("entry")
+    c.check(entry is None or entry in ENTRIES, "entry", "coloretto.entry", "coloretto-round", entry=str(entry))
     c.raise_if_any()
-    return Facts(**lists, jokers=jokers, plus_twos=plus_twos, removed_colour=removed)
+    return Facts(**lists, jokers=jokers, plus_twos=plus_twos, removed_colour=removed, entry=entry)
 
 
 # --- validation ----------------------------------------------------------------------------------

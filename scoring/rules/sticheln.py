@@ -27,22 +27,22 @@ Decisions where the rulebook is silent (no option needed, none changes a score):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .errors import Complaints, InvalidRound
-from .sticheln_deck import COLOURS_SIX, VALIDATION_MESSAGES, classic_validate, deck_for
-from .sticheln_facts import EXAMPLE, FACTS_MESSAGES, FACTS_SCHEMA, Card, Facts, Seat, cards_label, read_facts
+from .sticheln_deck import VALIDATION_MESSAGES, classic_validate, deck_for
+from .sticheln_facts import EXAMPLE, FACTS_MESSAGES, FACTS_SCHEMA, Card, Facts, Seat, read_facts
 from .sticheln_hattrick import (
     HATTRICK_MESSAGES,
     HattrickFacts,
+    HattrickTally,
     hattrick_parse,
     hattrick_score,
     hattrick_validate,
-    scored,
 )
-from .types import N_, NP_, Line, MatchState, OptionSpec, RoundResult, fixed_rounds_state, line
+from .sticheln_scoring import POINTS, SCORE_MESSAGES, delayed_cheapest, entry_lines, haul_lines, haul_of
+from .types import N_, MatchState, OptionSpec, RoundResult, fixed_rounds_state
 
 __all__ = [
     "EXAMPLE",
@@ -77,8 +77,6 @@ WINNERS_BY_TOTALS = True  # the highest total wins, ties share (match_state)
 
 VARIANTS: tuple[str, ...] = ("classic", "reverse", "gentle", "heavy", "foggy", "delayed", "hattrick")
 ROUNDS = 5  # "A játék öt forduló után véget ér."
-GENTLE_PENALTY = -5  # gentle: every pain-colour card, 0s and the chooser included
-OTHER_CARD = 1  # every card of another colour (reverse: −1)
 
 OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
@@ -109,48 +107,14 @@ SECTIONS: dict[str, str] = {
     "sticheln-end": N_("End of the match"),
 }
 
-# the rule section each variant's score lines come from
-VARIANT_RULES: dict[str, str] = {
-    "classic": "sticheln-scoring",
-    "reverse": "sticheln-reverse",
-    "gentle": "sticheln-gentle",
-    "heavy": "sticheln-heavy",
-    "foggy": "sticheln-foggy",
-    "delayed": "sticheln-delayed",
-}
-
 MESSAGES: dict[str, str] = {
     "sticheln.players": N_("Sticheln is played by 3 to 8 players, not {players}."),
     "sticheln.variant_unknown": N_("'{variant}' is not a Sticheln variant."),
     "sticheln.facts_object": N_("The round facts must be a JSON object."),
     "sticheln.facts_variant": N_("These round facts are not those of the {variant} variant."),
     "sticheln.match_over": N_("The match is over: it lasts {rounds} rounds."),
-    # score lines; {cards} and {chooser} read like "red 2 + red 5" (colour ids and numbers)
-    "sticheln.pain_cards": N_("{cards} + chooser {chooser} = {total}"),
-    "sticheln.pain_chooser": N_("chooser {chooser} = {total}"),
-    "sticheln.pain_counted": NP_(
-        "{count} pain card worth {sum} + chooser {chooser} = {total}",
-        "{count} pain cards worth {sum} + chooser {chooser} = {total}",
-    ),
-    "sticheln.lucky_cards": N_("lucky {cards} + chooser {chooser} = {total}"),
-    "sticheln.lucky_chooser": N_("lucky chooser {chooser} = {total}"),
-    "sticheln.lucky_counted": NP_(
-        "{count} lucky card worth {sum} + chooser {chooser} = {total}",
-        "{count} lucky cards worth {sum} + chooser {chooser} = {total}",
-    ),
-    "sticheln.gentle_pain": NP_(
-        "{count} pain card, chooser {chooser} included, × −5 = {total}",
-        "{count} pain cards, chooser {chooser} included, × −5 = {total}",
-    ),
-    "sticheln.delayed_cards": N_("{cards} = {total}"),
-    "sticheln.delayed_counted": NP_(
-        "{count} pain card worth {sum} = {total}", "{count} pain cards worth {sum} = {total}"
-    ),
-    "sticheln.delayed_chosen": N_("pain colour {colour}, picked by the player"),
-    "sticheln.delayed_proposed": N_("pain colour {colour}, proposed as the cheapest"),
-    "sticheln.delayed_none": N_("no trick taken = {total}"),
-    "sticheln.others": NP_("{count} other card × +1 = {total}", "{count} other cards × +1 = {total}"),
-    "sticheln.others_reverse": NP_("{count} other card × −1 = {total}", "{count} other cards × −1 = {total}"),
+    "sticheln.entry_shape": N_("The round says the {entry} entry made it, but its facts are not that entry's."),
+    **SCORE_MESSAGES,
     **FACTS_MESSAGES,
     **VALIDATION_MESSAGES,
     **HATTRICK_MESSAGES,
@@ -162,6 +126,9 @@ MESSAGES: dict[str, str] = {
     "sticheln.variant.foggy": N_("foggy"),
     "sticheln.variant.delayed": N_("delayed"),
     "sticheln.variant.hattrick": N_("Hattrick"),
+    # the app's entries, for the params of kind "sticheln.entry"
+    "sticheln.entry.quick": N_("quick"),
+    "sticheln.entry.full": N_("full"),
     # the colours' names, for the params of kind "sticheln.colour"
     "sticheln.colour.red": N_("red"),
     "sticheln.colour.yellow": N_("yellow"),
@@ -177,7 +144,7 @@ _COLOURED = ("colour", "colours", "tied", "cards", "chooser", "card", "pain", "c
 PARAMS: dict[str, dict[str, str]] = {
     msg: {param: "sticheln.colour" for param in _COLOURED if "{" + param + "}" in template}
     for msg, template in MESSAGES.items()
-} | {"sticheln.facts_variant": {"variant": "sticheln.variant"}}
+} | {"sticheln.facts_variant": {"variant": "sticheln.variant"}, "sticheln.entry_shape": {"entry": "sticheln.entry"}}
 
 
 def _variant(options: Mapping[str, Any]) -> str:
@@ -215,7 +182,7 @@ def facts_parse(data: Mapping[str, Any], *, players: int, options: Mapping[str, 
     elif variant == "hattrick":
         facts = hattrick_parse(c, data, players=players)
     else:
-        facts = read_facts(c, data, players=players, delayed=variant == "delayed")
+        facts = read_facts(c, data, players=players, delayed=variant == "delayed", gentle=variant == "gentle")
     c.raise_if_any()
     return facts
 
@@ -233,149 +200,24 @@ def validate(facts: Facts | HattrickFacts, *, players: int, options: Mapping[str
         c.add("facts", "sticheln.facts_variant", "sticheln-round", variant=variant)
     elif isinstance(facts, HattrickFacts):
         hattrick_validate(c, facts, deck)
+        _entry_rule(c, facts.entry, [isinstance(seat, HattrickTally) for seat in facts.seats])
     else:
         classic_validate(c, facts, deck, variant)
+        _entry_rule(c, facts.entry, [seat.tally for seat in facts.seats])
     c.raise_if_any()
 
 
-# --- scoring the classic family ------------------------------------------------------------------------
-
-_COLOUR_RANK: dict[str, int] = {colour: rank for rank, colour in enumerate(COLOURS_SIX)}
-
-
-def delayed_cheapest(taken: Sequence[Card]) -> str | None:
-    """Delayed Sticheln: the pain colour that costs the player least, among the colours in their tricks.
-
-    Picking a colour turns each of its cards from +1 into −face value, a cost of value + 1 per card; the
-    cheapest colour gives the best round score. Ties go to the colour listed first (red, yellow, green,
-    blue, brown, purple). None when the player took no trick.
-    """
-    cost: dict[str, int] = {}
-    for card in taken:
-        cost[card.colour] = cost.get(card.colour, 0) + card.value + 1
-    return min(cost, key=lambda colour: (cost[colour], _COLOUR_RANK.get(colour, len(COLOURS_SIX))), default=None)
-
-
-@dataclass(frozen=True)
-class Haul:
-    """A seat's cards as scored: the chosen colour(s), their cards taken, the other cards, the chooser."""
-
-    colours: tuple[str, ...]
-    proposed: bool  # delayed: the colour was proposed by the app, not entered
-    others: int
-    pain_count: int
-    pain_sum: int
-    pain_cards: tuple[Card, ...] | None  # None when only the count and sum are known
-    chooser: tuple[Card, ...]
-
-    @property
-    def chooser_sum(self) -> int:
-        return sum(card.value for card in self.chooser)
-
-    @property
-    def taken(self) -> int:
-        return self.others + self.pain_count
-
-
-def _card_order(card: Card) -> tuple[int, int]:
-    return _COLOUR_RANK.get(card.colour, len(COLOURS_SIX)), card.value
-
-
-def haul_of(seat: Seat, variant: str) -> Haul:
-    """Sort a seat's cards into the chosen colour(s) and the rest, whichever way they were entered."""
-    colours, proposed = seat.pain, False
-    cheapest = delayed_cheapest(seat.taken or ())
-    if variant == "delayed" and not colours and cheapest is not None:
-        colours, proposed = (cheapest,), True
-    if seat.taken is not None:
-        pain = tuple(sorted((card for card in seat.taken if card.colour in colours), key=_card_order))
-        total = sum(card.value for card in pain)
-        return Haul(colours, proposed, len(seat.taken) - len(pain), len(pain), total, pain, seat.chooser)
-    others = seat.others or 0
-    if seat.pain_values is not None:
-        values = seat.pain_values
-        cards = tuple(Card(colours[0], v) for v in values) if len(colours) == 1 else None
-        return Haul(colours, proposed, others, len(values), sum(values), cards, seat.chooser)
-    return Haul(colours, proposed, others, seat.pain_count or 0, seat.pain_sum or 0, None, seat.chooser)
-
-
-def classic_points(h: Haul) -> int:
-    """Classic (also foggy, heavy, delayed): pain cards, chooser included, −face value; others +1 each.
-
-    Delayed: a player with no trick has no card at all and so scores 0.
-    """
-    return OTHER_CARD * h.others - h.pain_sum - h.chooser_sum
-
-
-def reverse_points(h: Haul) -> int:
-    """Reverse ("Fordított"): lucky cards, chooser included, +face value; every other card −1."""
-    return h.pain_sum + h.chooser_sum - OTHER_CARD * h.others
-
-
-def gentle_points(h: Haul) -> int:
-    """Gentle ("Szelíd"): every pain-colour card −5 whatever its value (0s and chooser too); others +1."""
-    return OTHER_CARD * h.others + GENTLE_PENALTY * (h.pain_count + len(h.chooser))
-
-
-POINTS: dict[str, Callable[[Haul], int]] = {
-    "classic": classic_points,
-    "reverse": reverse_points,
-    "gentle": gentle_points,
-    "heavy": classic_points,
-    "foggy": classic_points,
-    "delayed": classic_points,
-}
-
-
-def _pain_line(player: int, h: Haul, variant: str, rule: str) -> Line:
-    chooser = cards_label(h.chooser)
-    if variant == "gentle":
-        count = h.pain_count + len(h.chooser)
-        return scored(
-            "sticheln.gentle_pain", rule, player=player, points=GENTLE_PENALTY * count, count=count, chooser=chooser
+def _entry_rule(c: Complaints, entry: str | None, tallied: list[bool]) -> None:
+    """A round that names the app's entry that made it holds that entry's facts: the quick entry a tally for
+    every player, the full entry none (the explanation says which entry was used, so it must be true)."""
+    if entry is not None:
+        c.check(
+            all(tallied) if entry == "quick" else not any(tallied),
+            "entry",
+            "sticheln.entry_shape",
+            "sticheln-round",
+            entry=entry,
         )
-    points = h.pain_sum + h.chooser_sum
-    points = points if variant == "reverse" else -points
-    kind = {"reverse": "lucky", "delayed": "delayed"}.get(variant, "pain")
-    if h.pain_cards is None:
-        return scored(
-            f"sticheln.{kind}_counted",
-            rule,
-            player=player,
-            points=points,
-            count=h.pain_count,
-            sum=h.pain_sum,
-            chooser=chooser,
-        )
-    if h.pain_cards or not h.chooser:
-        return scored(
-            f"sticheln.{kind}_cards",
-            rule,
-            player=player,
-            points=points,
-            cards=cards_label(h.pain_cards),
-            chooser=chooser,
-        )
-    return scored(f"sticheln.{kind}_chooser", rule, player=player, points=points, chooser=chooser)
-
-
-def haul_lines(player: int, h: Haul, variant: str) -> list[Line]:
-    """The explanation of one seat: the chosen colour's cards, then the other cards."""
-    rule = VARIANT_RULES[variant]
-    out: list[Line] = []
-    if variant == "delayed":
-        if h.taken == 0:
-            return [scored("sticheln.delayed_none", rule, player=player, points=0)]
-        msg = "sticheln.delayed_proposed" if h.proposed else "sticheln.delayed_chosen"
-        out.append(line(msg, rule, player=player, colour=h.colours[0]))
-    out.append(_pain_line(player, h, variant, rule))
-    if variant == "reverse":
-        out.append(
-            scored("sticheln.others_reverse", rule, player=player, points=-OTHER_CARD * h.others, count=h.others)
-        )
-    else:
-        out.append(scored("sticheln.others", rule, player=player, points=OTHER_CARD * h.others, count=h.others))
-    return out
 
 
 def score_round(
@@ -383,10 +225,14 @@ def score_round(
 ) -> RoundResult:
     """Every seat's points for the round, by the variant's formula, with the lines that explain them."""
     if isinstance(facts, HattrickFacts):
-        return hattrick_score(facts)
+        result = hattrick_score(facts)
+        return RoundResult(scores=result.scores, lines=(*entry_lines(facts.entry), *result.lines))
     variant = _variant(options)
     hauls = [haul_of(seat, variant) for seat in facts.seats]
-    lines = [ln for player, h in enumerate(hauls) for ln in haul_lines(player, h, variant)]
+    lines = [
+        *entry_lines(facts.entry),
+        *(ln for player, h in enumerate(hauls) for ln in haul_lines(player, h, variant)),
+    ]
     return RoundResult(scores=tuple(POINTS[variant](h) for h in hauls), lines=tuple(lines))
 
 

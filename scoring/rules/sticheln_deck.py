@@ -11,14 +11,25 @@ published deck are yellow, brown and purple. Purple is the sixth colour, used on
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import combinations
 from typing import Any
 
 from .errors import Complaints
+
+# the card accounting's helpers, also read from here by the tests
+from .sticheln_counting import first_shortfall as first_shortfall
+from .sticheln_counting import sum_reachable as sum_reachable
+from .sticheln_counting import values_available as values_available
 from .sticheln_facts import Card, Facts, Seat
+from .sticheln_tally import (
+    TALLY_MESSAGES,
+    tally_delayed_rules,
+    tally_minimum,
+    tally_points_rule,
+    tally_seat_rules,
+    tally_shared_rule,
+    tally_total_rule,
+)
 from .types import N_
 
 RED, YELLOW, GREEN, BLUE, BROWN, PURPLE = "red", "yellow", "green", "blue", "brown", "purple"
@@ -130,42 +141,6 @@ def deck_for(players: int, variant: str) -> Deck | None:
 # --- card accounting ------------------------------------------------------------------------------------
 
 
-def sum_reachable(values: Iterable[int], count: int, total: int) -> bool:
-    """Can ``count`` of these cards (each at most once) add up to exactly ``total``?"""
-    pool = list(values)
-    if count > len(pool):
-        return False
-    reach: set[tuple[int, int]] = {(0, 0)}
-    for value in pool:
-        reach |= {(k + 1, s + value) for k, s in reach if k < count and s + value <= total}
-    return (count, total) in reach
-
-
-def values_available(values: Iterable[int], pool: Iterable[int]) -> bool:
-    """Are all these values (with repeats) among the pool's values?"""
-    return not Counter(values) - Counter(pool)
-
-
-def first_shortfall(
-    free: Mapping[str, int], demands: Sequence[tuple[frozenset[str], int]]
-) -> tuple[tuple[str, ...], int, int] | None:
-    """The smallest set of colours whose free cards cannot cover the counts that must come from it.
-
-    Each demand is (colours it may come from, number of cards). Cards can be handed out to meet every
-    demand exactly when no colour set is asked for more than it holds (Hall's condition): a demand must
-    be met from the set when all its colours lie inside it.
-    """
-    colours = tuple(free)
-    for size in range(1, len(colours) + 1):
-        for subset in combinations(colours, size):
-            inside = frozenset(subset)
-            need = sum(n for allowed, n in demands if allowed <= inside)
-            have = sum(free[colour] for colour in subset)
-            if need > have:
-                return subset, need, have
-    return None
-
-
 VALIDATION_MESSAGES: dict[str, str] = {
     "sticheln.chooser_one": N_("Each player lays exactly one chooser card face down; {count} are entered."),
     "sticheln.chooser_two": N_(
@@ -204,6 +179,7 @@ VALIDATION_MESSAGES: dict[str, str] = {
     "sticheln.cards_short": N_(
         "The counts entered need {needed} cards of {colours}, but only {free} of them are left in the deck."
     ),
+    **TALLY_MESSAGES,
 }
 
 _CHOOSER_RULES: dict[int, tuple[str, str]] = {
@@ -219,7 +195,8 @@ def _colour_rules(c: Complaints, seat: Seat, field: str, deck: Deck, variant: st
     Returns whether the colours can be used for the card accounting that follows.
     """
     msg, rule = _CHOOSER_RULES[deck.chooser_cards]
-    chooser_ok = c.check(
+    # the quick entry's tally counts the chooser card(s) in with the pain cards: none is given
+    chooser_ok = not seat.tally and c.check(
         len(seat.chooser) == deck.chooser_cards, f"{field}.chooser", msg, rule, count=len(seat.chooser)
     )
     if variant == "heavy":
@@ -310,7 +287,9 @@ def _trick_rules(c: Complaints, seat: Seat, field: str, deck: Deck) -> None:
 
 def _delayed_rules(c: Complaints, seat: Seat, field: str) -> None:
     """Delayed: the pain colour must be present in the player's own tricks ("Késleltetett")."""
-    if seat.pain:
+    if seat.tally:
+        tally_delayed_rules(c, seat, field)
+    elif seat.pain:
         present = (
             any(card.colour == seat.pain[0] for card in seat.taken)
             if seat.taken is not None
@@ -327,9 +306,16 @@ def _delayed_rules(c: Complaints, seat: Seat, field: str) -> None:
         )
 
 
-def _total_rule(c: Complaints, facts: Facts, deck: Deck) -> None:
-    """All cards taken plus the chooser cards are the cards dealt (the 7p/8p face-up cards excluded)."""
-    total = sum(seat.taken_count + len(seat.chooser) for seat in facts.seats)
+def _total_rule(c: Complaints, facts: Facts, deck: Deck, variant: str) -> None:
+    """All cards taken plus the chooser cards are the cards dealt (the 7p/8p face-up cards excluded); with a
+    pain-points tally (quick entry) the pain cards are not counted, and only the fewest possible must fit."""
+    if any(seat.pain_points is not None for seat in facts.seats):
+        tally_total_rule(c, facts.seats, deck, variant)
+        return
+    total = sum(
+        (seat.others or 0) + (seat.pain_cards or 0) if seat.tally else seat.taken_count + len(seat.chooser)
+        for seat in facts.seats
+    )
     c.check(
         total == deck.dealt,
         "seats",
@@ -353,15 +339,23 @@ def _free_cards(c: Complaints, exact: list[tuple[str, Card]], deck: Deck) -> dic
     return {colour: [v for v in deck.values if Card(colour, v) not in seen] for colour in deck.colours}
 
 
-def _quick_rules(c: Complaints, facts: Facts, deck: Deck, free: dict[str, list[int]]) -> None:
-    """The quick way's counts and sums must be possible with the cards nobody named exactly."""
+def _quick_rules(c: Complaints, facts: Facts, deck: Deck, free: dict[str, list[int]], variant: str) -> None:
+    """The count way's and the quick entry's counts and sums must be possible with the cards nobody named exactly."""
     demands: list[tuple[frozenset[str], int]] = []
     shared: dict[tuple[str, ...], list[tuple[int, int]]] = {}
+    tallied: dict[tuple[str, ...], int] = {}  # colour(s) -> pain points tallied for them
     for i, seat in enumerate(facts.seats):
         if seat.others is None:
             continue
         pain = frozenset(seat.pain)
         demands.append((frozenset(deck.colours) - pain, seat.others))
+        if seat.tally:
+            pool = [v for colour in deck.colours if colour in pain for v in free[colour]]
+            tally_points_rule(c, seat, f"seats.{i}", deck, variant, pool)
+            demands.append((pain, tally_minimum(seat, deck, variant)))
+            key = tuple(sorted(pain))
+            tallied[key] = tallied.get(key, 0) + (seat.pain_points or 0)
+            continue
         if len(seat.pain) == 1 and seat.pain_values is not None:
             continue  # one colour and its values: exact cards, already accounted for
         pool = [v for colour in deck.colours if colour in pain for v in free[colour]]
@@ -389,6 +383,9 @@ def _quick_rules(c: Complaints, facts: Facts, deck: Deck, free: dict[str, list[i
             )
         demands.append((pain, count))
         shared.setdefault(tuple(sorted(pain)), []).append((count, total))
+    for colours_key, points in tallied.items():
+        pool = [v for colour in colours_key for v in free[colour]]
+        tally_shared_rule(c, colours_key, points + sum(h[1] for h in shared.pop(colours_key, [])), pool)
     for colours_key, hauls in shared.items():
         count, total = sum(h[0] for h in hauls), sum(h[1] for h in hauls)
         pool = [v for colour in colours_key for v in free[colour]]
@@ -417,19 +414,23 @@ def classic_validate(c: Complaints, facts: Facts, deck: Deck, variant: str) -> N
     - each haul is whole tricks: a multiple of the player count;
     - delayed: the pain colour is present in the player's own tricks;
     - all cards taken plus the chooser cards are the cards dealt, and no card is named twice;
-    - the quick way, once all of the above holds: each pain count and sum can be made of the cards of that
-      colour nobody named, also together for players sharing the colour(s), and all counts fit the cards left.
+    - the count way, once all of the above holds: each pain count and sum can be made of the cards of that
+      colour nobody named, also together for players sharing the colour(s), and all counts fit the cards left;
+    - the quick entry's tallies: what ``sticheln_tally`` can check without the pain cards' count.
     """
     exact: list[tuple[str, Card]] = []
     for i, seat in enumerate(facts.seats):
         field = f"seats.{i}"
         colours_ok = _colour_rules(c, seat, field, deck, variant)
         _card_rules(c, seat, field, deck)
-        _trick_rules(c, seat, field, deck)
+        if seat.tally:
+            tally_seat_rules(c, seat, field, deck, variant)
+        else:
+            _trick_rules(c, seat, field, deck)
         if variant == "delayed":
             _delayed_rules(c, seat, field)
         exact += _exact_cards(seat, field, colours_ok=colours_ok)
-    _total_rule(c, facts, deck)
+    _total_rule(c, facts, deck, variant)
     free = _free_cards(c, exact, deck)
     if not c.problems:
-        _quick_rules(c, facts, deck, free)
+        _quick_rules(c, facts, deck, free, variant)

@@ -29,6 +29,14 @@ FACTS_MESSAGES: dict[str, str] = {
     ),
     "sticheln.shape_both_ways": N_("Enter the cards taken or the quick counts, not both."),
     "sticheln.shape_pain_way": N_("Enter the pain cards taken as 'pain_values' or as 'pain_count' and 'pain_sum'."),
+    "sticheln.shape_tally_way": N_(
+        "The quick entry gives 'others' with 'pain_points' (gentle: 'pain_cards') and nothing else of the other ways."
+    ),
+    "sticheln.shape_tally_one": N_("Give 'pain_points' or 'pain_cards', not both."),
+    "sticheln.shape_tally_chooser": N_(
+        "The quick entry counts the chooser card in with the pain cards; leave the chooser card out."
+    ),
+    "sticheln.shape_entry": N_("The entry is 'quick' or 'full', not '{entry}'."),
 }
 
 
@@ -52,8 +60,9 @@ def cards_label(cards: Sequence[Card]) -> str:
 class Seat:
     """One player's round: the chosen colour(s), the chooser card(s), and the cards taken.
 
-    Either ``taken`` (the full way) or ``others`` with ``pain_values`` or ``pain_count`` + ``pain_sum``
-    (the quick way) is set. In reverse Sticheln "pain" means the lucky colour.
+    Either ``taken`` (the full way), ``others`` with ``pain_values`` or ``pain_count`` + ``pain_sum`` (the count
+    way), or ``others`` with ``pain_points`` or ``pain_cards`` (the quick entry's tally, see ``sticheln_tally``:
+    the chooser card(s) counted in, not given) is set. In reverse Sticheln "pain" means the lucky colour.
     """
 
     pain: tuple[str, ...] = ()
@@ -63,6 +72,13 @@ class Seat:
     pain_values: tuple[int, ...] | None = None
     pain_count: int | None = None
     pain_sum: int | None = None
+    pain_points: int | None = None
+    pain_cards: int | None = None
+
+    @property
+    def tally(self) -> bool:
+        """Entered with the quick entry: the pain cards as points (or, gentle, as a count), chooser included."""
+        return self.pain_points is not None or self.pain_cards is not None
 
     @property
     def quick_pain_count(self) -> int:
@@ -78,9 +94,14 @@ class Seat:
 
 @dataclass(frozen=True)
 class Facts:
-    """A round of classic, reverse, gentle, heavy, foggy or delayed Sticheln: one entry per seat."""
+    """A round of classic, reverse, gentle, heavy, foggy or delayed Sticheln: one entry per seat, and which of the
+    app's entries made it ("quick", "full"; None when not said, as from the API)."""
 
     seats: tuple[Seat, ...]
+    entry: str | None = None
+
+
+ENTRIES: tuple[str, ...] = ("quick", "full")
 
 
 # --- readers ----------------------------------------------------------------------------------------------
@@ -98,7 +119,7 @@ def read_keys(c: Complaints, data: Mapping[Any, Any], allowed: Sequence[str], fi
 
 def read_seats(c: Complaints, data: Mapping[Any, Any], players: int) -> list[tuple[str, Mapping[Any, Any]]]:
     """The ``seats`` list: one JSON object per seat, in seat order; returns (field path, entry) pairs."""
-    read_keys(c, data, ("seats",), "")
+    read_keys(c, data, ("seats", "entry"), "")
     seats = data.get("seats")
     if not _is_list(seats):
         c.add("seats", "sticheln.shape_required" if seats is None else "sticheln.shape_list", "sticheln-round")
@@ -178,22 +199,71 @@ def read_cards(c: Complaints, value: object, field: str, *, single: bool = False
 
 # --- the classic family's seat entry -------------------------------------------------------------------
 
-SEAT_KEYS: tuple[str, ...] = ("pain", "chooser", "taken", "others", "pain_values", "pain_count", "pain_sum")
+SEAT_KEYS: tuple[str, ...] = (
+    "pain",
+    "chooser",
+    "taken",
+    "others",
+    "pain_values",
+    "pain_count",
+    "pain_sum",
+    "pain_points",
+    "pain_cards",
+)
 QUICK_KEYS: tuple[str, ...] = ("others", "pain_values", "pain_count", "pain_sum")
+COUNT_KEYS: tuple[str, ...] = ("pain_values", "pain_count", "pain_sum")
+TALLY_KEYS: tuple[str, ...] = ("pain_points", "pain_cards")
 
 
-def read_seat(c: Complaints, entry: Mapping[Any, Any], field: str, *, delayed: bool) -> Seat:
-    """One seat, the full way or the quick way. Without ``pain`` the chooser cards' colours are taken."""
+def read_entry(c: Complaints, data: Mapping[Any, Any]) -> str | None:
+    """Which of the app's entries made the round: "quick", "full", or not said (None)."""
+    entry = data.get("entry")
+    if entry is None or entry in ENTRIES:
+        return None if entry is None else str(entry)
+    c.add("entry", "sticheln.shape_entry", "sticheln-round", entry=str(entry))
+    return None
+
+
+def read_tally(c: Complaints, entry: Mapping[Any, Any], field: str, pain: tuple[str, ...], *, gentle: bool) -> Seat:
+    """The quick entry's seat: the colour(s), the other cards, and the pain points or (gentle) pain cards."""
+    c.check(
+        entry.get("taken") is None and all(entry.get(key) is None for key in COUNT_KEYS),
+        field,
+        "sticheln.shape_tally_way",
+        "sticheln-round",
+    )
+    # stored tallies write "no chooser card" as an empty list
+    c.check(not entry.get("chooser"), f"{field}.chooser", "sticheln.shape_tally_chooser", "sticheln-round")
+    points, cards = entry.get("pain_points"), entry.get("pain_cards")
+    c.check(points is None or cards is None, field, "sticheln.shape_tally_one", "sticheln-round")
+    if points is None and cards is None:  # a round the quick entry made, with this player's tally still blank
+        c.add(f"{field}.{'pain_cards' if gentle else 'pain_points'}", "sticheln.shape_required", "sticheln-round")
+    return Seat(
+        pain,
+        (),
+        others=read_count(c, entry.get("others"), f"{field}.others"),
+        pain_points=None if points is None else read_count(c, points, f"{field}.pain_points"),
+        pain_cards=None if cards is None else read_count(c, cards, f"{field}.pain_cards"),
+    )
+
+
+def read_seat(
+    c: Complaints, entry: Mapping[Any, Any], field: str, *, delayed: bool, gentle: bool = False, quick: bool = False
+) -> Seat:
+    """One seat, the full way, the count way or the tally (always the tally when the quick entry made the round).
+    Without ``pain`` the chooser cards' colours are taken."""
     read_keys(c, entry, SEAT_KEYS, field)
-    chooser = read_cards(c, entry.get("chooser"), f"{field}.chooser", single=True)
     pain = read_colours(c, entry.get("pain"), f"{field}.pain")
+    if quick or any(entry.get(key) is not None for key in TALLY_KEYS):
+        return read_tally(c, entry, field, pain, gentle=gentle)
+    chooser = read_cards(c, entry.get("chooser"), f"{field}.chooser", single=True)
     if not pain and not delayed:
         pain = tuple(dict.fromkeys(card.colour for card in chooser))
-    quick = [key for key in QUICK_KEYS if entry.get(key) is not None]
+    counts = [key for key in QUICK_KEYS if entry.get(key) is not None]
     if entry.get("taken") is not None:
-        c.check(not quick, field, "sticheln.shape_both_ways", "sticheln-round")
+        c.check(not counts, field, "sticheln.shape_both_ways", "sticheln-round")
         return Seat(pain, chooser, taken=read_cards(c, entry.get("taken"), f"{field}.taken"))
-    if not quick:
+    if not counts:
         c.add(field, "sticheln.shape_way", "sticheln-round")
         return Seat(pain, chooser, taken=())
     others = read_count(c, entry.get("others"), f"{field}.others")
@@ -215,9 +285,15 @@ def read_seat(c: Complaints, entry: Mapping[Any, Any], field: str, *, delayed: b
     )
 
 
-def read_facts(c: Complaints, data: Mapping[Any, Any], *, players: int, delayed: bool) -> Facts:
+def read_facts(c: Complaints, data: Mapping[Any, Any], *, players: int, delayed: bool, gentle: bool = False) -> Facts:
+    made_by = read_entry(c, data)
+    quick = made_by == "quick"
     return Facts(
-        seats=tuple(read_seat(c, entry, field, delayed=delayed) for field, entry in read_seats(c, data, players))
+        seats=tuple(
+            read_seat(c, entry, field, delayed=delayed, gentle=gentle, quick=quick)
+            for field, entry in read_seats(c, data, players)
+        ),
+        entry=made_by,
     )
 
 
@@ -263,7 +339,7 @@ _FULL: dict[str, Any] = {
         "pain": _PAIN,
         "chooser": _CHOOSER,
         "taken": {"type": "array", "items": _CARD, "description": "Every card the player took in tricks."},
-        **{key: {"type": "null"} for key in QUICK_KEYS},
+        **{key: {"type": "null"} for key in (*QUICK_KEYS, *TALLY_KEYS)},
     },
     "required": ["taken"],
     "additionalProperties": False,
@@ -284,8 +360,32 @@ _QUICK: dict[str, Any] = {
         ),
         "pain_count": _or_null(_COUNT, "How many pain-colour cards the player took in tricks."),
         "pain_sum": _or_null(_COUNT, "The sum of their values."),
+        **{key: {"type": "null"} for key in TALLY_KEYS},
     },
     "required": ["others"],
+    "additionalProperties": False,
+}
+_TALLY: dict[str, Any] = {
+    "title": "Tally (the app's quick entry)",
+    "type": "object",
+    "description": "What a player counts at the table: the other cards, and the pain cards as points (every "
+    "variant but gentle) or, in gentle Sticheln, as a count; the chooser card(s) counted in, not given.",
+    "properties": {
+        "pain": _PAIN,
+        "chooser": {"anyOf": [{"type": "null"}, {"type": "array", "maxItems": 0}]},
+        "taken": {"type": "null"},
+        "others": {**_COUNT, "description": "How many cards of the other colours the player took in tricks."},
+        **{key: {"type": "null"} for key in COUNT_KEYS},
+        "pain_points": _or_null(
+            _COUNT,
+            "The values of the player's pain-colour (reverse: lucky-colour) cards added up, the chooser card(s) "
+            "included. Every variant but gentle.",
+        ),
+        "pain_cards": _or_null(
+            _COUNT, "Gentle: how many pain-colour cards the player has, the chooser card(s) included."
+        ),
+    },
+    "required": ["pain", "others"],
     "additionalProperties": False,
 }
 _HATTRICK: dict[str, Any] = {
@@ -305,20 +405,37 @@ _HATTRICK: dict[str, Any] = {
     "required": ["red", "blue", "green"],
     "additionalProperties": False,
 }
+_HATTRICK_TALLY: dict[str, Any] = {
+    "title": "Hattrick tally (the app's quick entry)",
+    "type": "object",
+    "properties": {
+        "most": {**_COUNT, "description": "Face-up cards of the colour the player has most of."},
+        "rest": {**_COUNT, "description": "Face-up cards of the other two colours together."},
+        "face_down": _or_null(_COUNT, "Cards laid face down when passing (default 0)."),
+    },
+    "required": ["most", "rest"],
+    "additionalProperties": False,
+}
 
 FACTS_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "Sticheln round",
     "description": "What each player has in front of them at the end of a round. Classic, reverse, gentle, "
-    "heavy, foggy and delayed: per seat the full way (every card taken) or the quick way (counts); both "
-    "are checked against the deck. Hattrick: per seat the face-up cards by colour and the face-down cards.",
+    "heavy, foggy and delayed: per seat the full way (every card taken), the quick way (counts) or the tally "
+    "(what a player counts at the table); all are checked against the deck as far as they allow. Hattrick: "
+    "per seat the face-up cards by colour and the face-down cards, or the tally (most-cards colour, the rest).",
     "type": "object",
     "properties": {
         "seats": {
             "type": "array",
             "description": "One entry per player, indexed by seat (seat 0 dealt the first round).",
-            "items": {"anyOf": [_FULL, _QUICK, _HATTRICK]},
-        }
+            "items": {"anyOf": [_FULL, _QUICK, _TALLY, _HATTRICK, _HATTRICK_TALLY]},
+        },
+        "entry": {
+            "anyOf": [{"type": "string", "enum": list(ENTRIES)}, {"type": "null"}],
+            "description": "Which of the app's entries made the round ('quick' or 'full'); the explanation says "
+            "so. Optional.",
+        },
     },
     "required": ["seats"],
     "additionalProperties": False,

@@ -4,7 +4,10 @@ Rulebook: ``seeds/sticheln.hu.txt``, section "Hattrick Sticheln" ("Ütések", "P
 digest ``RULES.md`` § Sticheln, Hattrick.
 
 After a round each player counts the face-up cards of each colour (red, blue, green) they took and the
-face-down cards they laid when passing. Scoring ("Pontozás"): the colour with the most cards +1 per
+face-down cards they laid when passing (the full entry). The quick entry takes what the paper pad needs: the
+cards of the colour the player has most of (``most``), those of the other two colours together (``rest``) and the
+face-down cards; it checks what those allow (the most-cards colour holds at least half the rest and fits the
+colour's size, and the same totals as the full entry). Scoring ("Pontozás"): the colour with the most cards +1 per
 card (on a tie the player picks one of the tied colours; the app proposes the first of them in the order
 red, blue, green — the choice never changes the score), the other two colours −1 per card, each
 face-down card −2. Every card but each player's last one is played, so over all players the face-up and
@@ -19,10 +22,11 @@ from typing import Any
 
 from .errors import Complaints
 from .sticheln_deck import BLUE, GREEN, HATTRICK_COLOURS, RED, Deck
-from .sticheln_facts import read_colour, read_count, read_keys, read_seats
+from .sticheln_facts import read_colour, read_count, read_entry, read_keys, read_seats
 from .types import N_, NP_, Line, RoundResult, Scalar, line
 
 SEAT_KEYS: tuple[str, ...] = (RED, BLUE, GREEN, "face_down", "best")
+TALLY_SEAT_KEYS: tuple[str, ...] = ("most", "rest", "face_down")
 
 BEST_POINTS = 1  # per card of the colour with the most cards
 OTHER_POINTS = -1  # per card of each of the other two colours
@@ -52,6 +56,18 @@ HATTRICK_MESSAGES: dict[str, str] = {
     ),
     "sticheln.hattrick_face_down_line": NP_(
         "{count} face-down card × −2 = {total}", "{count} face-down cards × −2 = {total}"
+    ),
+    "sticheln.hattrick_most": N_(
+        "The colour with the most cards holds at least as many as each of the other two: {most} cannot be the "
+        "most beside {rest} cards of the other two colours."
+    ),
+    "sticheln.hattrick_most_size": N_("A colour has only {size} cards; {count} are entered."),
+    "sticheln.hattrick_most_line": NP_(
+        "{count} card of the colour with the most × +1 = {total}",
+        "{count} cards of the colour with the most × +1 = {total}",
+    ),
+    "sticheln.hattrick_rest_line": NP_(
+        "{count} card of the other two colours × −1 = {total}", "{count} cards of the other two colours × −1 = {total}"
     ),
     "sticheln.hattrick_tie_chosen": N_("{tied} tie for the most cards; the player scores {colour} as +1."),
     "sticheln.hattrick_tie_proposed": N_(
@@ -84,15 +100,41 @@ class HattrickSeat:
 
 
 @dataclass(frozen=True)
-class HattrickFacts:
-    """A Hattrick round: one entry per seat."""
+class HattrickTally:
+    """One player's haul as the quick entry takes it: the most-cards colour's cards, the other two colours'
+    cards together, and the face-down cards."""
 
-    seats: tuple[HattrickSeat, ...]
+    most: int
+    rest: int
+    face_down: int = 0
+
+    @property
+    def face_up(self) -> int:
+        return self.most + self.rest
+
+
+@dataclass(frozen=True)
+class HattrickFacts:
+    """A Hattrick round: one entry per seat, and which of the app's entries made it (None: not said)."""
+
+    seats: tuple[HattrickSeat | HattrickTally, ...]
+    entry: str | None = None
 
 
 def hattrick_parse(c: Complaints, data: Mapping[Any, Any], *, players: int) -> HattrickFacts:
-    seats: list[HattrickSeat] = []
+    seats: list[HattrickSeat | HattrickTally] = []
+    made_by = read_entry(c, data)
     for field, entry in read_seats(c, data, players):
+        if made_by == "quick" or "most" in entry or "rest" in entry:
+            read_keys(c, entry, TALLY_SEAT_KEYS, field)
+            seats.append(
+                HattrickTally(
+                    most=read_count(c, entry.get("most"), f"{field}.most"),
+                    rest=read_count(c, entry.get("rest"), f"{field}.rest"),
+                    face_down=read_count(c, entry.get("face_down"), f"{field}.face_down", required=False),
+                )
+            )
+            continue
         read_keys(c, entry, SEAT_KEYS, field)
         best = entry.get("best")
         seats.append(
@@ -104,7 +146,7 @@ def hattrick_parse(c: Complaints, data: Mapping[Any, Any], *, players: int) -> H
                 best=None if best is None else read_colour(c, best, f"{field}.best"),
             )
         )
-    return HattrickFacts(seats=tuple(seats))
+    return HattrickFacts(seats=tuple(seats), entry=made_by)
 
 
 def tied_colours(seat: HattrickSeat) -> tuple[str, ...]:
@@ -132,7 +174,9 @@ def hattrick_validate(c: Complaints, facts: HattrickFacts, deck: Deck) -> None:
             players=players,
             count=seat.face_down,
         )
-        if seat.best is not None:
+        if isinstance(seat, HattrickTally):
+            _tally_rules(c, seat, f"seats.{i}", deck)
+        elif seat.best is not None:
             if seat.best not in HATTRICK_COLOURS:
                 c.add(f"seats.{i}.best", "sticheln.hattrick_colour", rule, colour=seat.best)
             else:
@@ -146,8 +190,8 @@ def hattrick_validate(c: Complaints, facts: HattrickFacts, deck: Deck) -> None:
                     colour=seat.best,
                 )
     size = len(deck.values)
-    for colour in HATTRICK_COLOURS:
-        count = sum(seat.count(colour) for seat in facts.seats)
+    for colour in HATTRICK_COLOURS:  # a lower bound with quick-entry seats among them (their colours are unknown)
+        count = sum(seat.count(colour) for seat in facts.seats if isinstance(seat, HattrickSeat))
         c.check(count <= size, "seats", "sticheln.hattrick_colour_total", rule, size=size, colour=colour, count=count)
     # a pass needs two colours already in the double trick: at least two face-up cards in each
     face_down = sum(seat.face_down for seat in facts.seats)
@@ -174,15 +218,57 @@ def hattrick_validate(c: Complaints, facts: HattrickFacts, deck: Deck) -> None:
     )
 
 
-def hattrick_points(seat: HattrickSeat) -> int:
+def _tally_rules(c: Complaints, seat: HattrickTally, field: str, deck: Deck) -> None:
+    """The quick entry's counts: each of the other two colours holds at most as many as the most-cards colour,
+    which holds at most the colour's cards."""
+    c.check(
+        seat.rest <= 2 * seat.most,
+        f"{field}.most",
+        "sticheln.hattrick_most",
+        "sticheln-hattrick-scoring",
+        most=seat.most,
+        rest=seat.rest,
+    )
+    size = len(deck.values)
+    c.check(
+        seat.most <= size,
+        f"{field}.most",
+        "sticheln.hattrick_most_size",
+        "sticheln-hattrick",
+        size=size,
+        count=seat.most,
+    )
+
+
+def hattrick_points(seat: HattrickSeat | HattrickTally) -> int:
     """Most-cards colour +1 each, the other two −1 each, face-down cards −2 each ("Pontozás")."""
+    if isinstance(seat, HattrickTally):
+        return BEST_POINTS * seat.most + OTHER_POINTS * seat.rest + FACE_DOWN_POINTS * seat.face_down
     best = best_colour(seat)
     others = seat.face_up - seat.count(best)
     return BEST_POINTS * seat.count(best) + OTHER_POINTS * others + FACE_DOWN_POINTS * seat.face_down
 
 
-def hattrick_lines(player: int, seat: HattrickSeat) -> list[Line]:
+def _face_down_line(player: int, seat: HattrickSeat | HattrickTally) -> Line:
+    points = FACE_DOWN_POINTS * seat.face_down
+    return scored(
+        "sticheln.hattrick_face_down_line",
+        "sticheln-hattrick-scoring",
+        player=player,
+        points=points,
+        count=seat.face_down,
+    )
+
+
+def hattrick_lines(player: int, seat: HattrickSeat | HattrickTally) -> list[Line]:
     rule = "sticheln-hattrick-scoring"
+    if isinstance(seat, HattrickTally):
+        most, rest = seat.most, seat.rest
+        return [
+            scored("sticheln.hattrick_most_line", rule, player=player, points=BEST_POINTS * most, count=most),
+            scored("sticheln.hattrick_rest_line", rule, player=player, points=OTHER_POINTS * rest, count=rest),
+            _face_down_line(player, seat),
+        ]
     best = best_colour(seat)
     out: list[Line] = []
     tied = tied_colours(seat)
@@ -200,8 +286,7 @@ def hattrick_lines(player: int, seat: HattrickSeat) -> list[Line]:
             out.append(
                 scored("sticheln.hattrick_other_line", rule, player=player, points=points, count=count, colour=colour)
             )
-    points = FACE_DOWN_POINTS * seat.face_down
-    out.append(scored("sticheln.hattrick_face_down_line", rule, player=player, points=points, count=seat.face_down))
+    out.append(_face_down_line(player, seat))
     return out
 
 

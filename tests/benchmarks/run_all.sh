@@ -8,7 +8,8 @@
 #   6 round writes under open-loop load at fixed rates, /ping beside    tests/benchmarks/bench_openloop.py
 #   7 live boards: 500 open phones, Save on one -> new board on another  tests/benchmarks/bench_live.py
 #   8 abuse: 8 parallel requests to each heavy GET, /ping at 20/s beside  tests/benchmarks/bench_abuse.py
-# 1, 4, 5, 6, 7 and 8 run against the prod-up stack (started here, stopped at the end).  2 and 3 use a scratch database
+#   9 taps and typed numbers for one round of every game and table size  tests/benchmarks/bench_taps.py
+# 1, 4, 5, 6, 7, 8 and 9 run against the prod-up stack (started here, stopped at the end).  2 and 3 use a scratch database
 # (BENCH_STATS_DB, default sk_bench_stats) holding BENCH_STATS_ROUNDS rounds (default 1 000 000, generated once
 # and kept); BENCH_SKIP_STATS=1 leaves them out.  A summary table comes last.
 set -uo pipefail
@@ -16,7 +17,7 @@ cd "$(dirname "$0")/../.."
 BIN=.venv/bin
 OUT=var/bench
 mkdir -p "$OUT"
-rm -f "$OUT/api.json" "$OUT/pages.json" "$OUT/stats.txt" "$OUT/floor.json" "$OUT/floor_instructions.json" "$OUT/openloop.json" "$OUT/live.json" "$OUT/abuse.json"
+rm -f "$OUT/api.json" "$OUT/pages.json" "$OUT/stats.txt" "$OUT/floor.json" "$OUT/floor_instructions.json" "$OUT/openloop.json" "$OUT/live.json" "$OUT/abuse.json" "$OUT/taps.json"
 status=0
 
 bash deploy/prod_up.sh || exit 1
@@ -38,6 +39,9 @@ $BIN/python tests/benchmarks/bench_live.py ${BENCH_LIVE_ARGS:-} || status=1
 
 echo; echo "== 8. abuse: the heavy GETs of one member, 8 at a time =="
 $BIN/python tests/benchmarks/bench_abuse.py ${BENCH_ABUSE_ARGS:-} || status=1
+
+echo; echo "== 9. taps and typed numbers for one round, beside the paper pad =="
+$BIN/python tests/benchmarks/bench_taps.py ${BENCH_TAPS_ARGS:-} || status=1
 
 echo; echo "== 4. page weight and Lighthouse =="
 $BIN/python tests/benchmarks/bench_pages.py ${BENCH_PAGES_ARGS:-} || status=1

@@ -1,8 +1,8 @@
 """The summary table of ``make bench``: every figure against its goal (issues 8 and 33), from var/bench/.
 
-Reads ``api.json``, ``floor.json``, ``floor_instructions.json``, ``openloop.json``, ``live.json``, ``abuse.json``
-and ``pages.json`` (written by bench_api.py, bench_floor.py, bench_floor_instructions.py, bench_openloop.py,
-bench_live.py, bench_abuse.py and bench_pages.py) and ``stats.txt``
+Reads ``api.json``, ``floor.json``, ``floor_instructions.json``, ``openloop.json``, ``live.json``, ``abuse.json``,
+``pages.json`` and ``taps.json`` (written by bench_api.py, bench_floor.py, bench_floor_instructions.py,
+bench_openloop.py, bench_live.py, bench_abuse.py, bench_pages.py and bench_taps.py) and ``stats.txt``
 (the printed output of bench_stats.py).  A benchmark that did not run shows as "not run".
 """
 
@@ -242,6 +242,25 @@ def pages_rows(data: dict[str, Any] | None) -> list[Row]:
     return rows
 
 
+def taps_rows(data: dict[str, Any] | None) -> list[Row]:
+    """Issue 45: one row for all rounds, and one for each round outside the goal (or not stored)."""
+    goal = "typed ≤ paper + players, taps ≤ 2 × paper + 3"
+    if data is None:
+        return [("8 taps per round (every game)", "not run", goal, "")]
+    rows_ = [r for r in data["rows"] if not r.get("compare")]
+    passed = sum(r["pass"] for r in rows_)
+    out: list[Row] = [
+        ("8 taps per round (every game)", f"{passed} of {len(rows_)} rounds within", goal, verdict(data["pass"]))
+    ]
+    for r in rows_:
+        if not r["pass"]:
+            shown = f"{r['taps']} taps, {r['typed']} typed (paper {r['paper']})" if r["stored"] else "not stored"
+            out.append(
+                (f"8 … {r['game']}, {r['players']} players", shown, f"≤ {r['taps_goal']} / ≤ {r['typed_goal']}", "MISS")
+            )
+    return out
+
+
 def main() -> None:
     stats = RESULTS / "stats.txt"
     rows = [
@@ -252,6 +271,7 @@ def main() -> None:
         *abuse_rows(_load("abuse.json")),
         *stats_rows(stats.read_text() if stats.exists() else None),
         *pages_rows(_load("pages.json")),
+        *taps_rows(_load("taps.json")),
     ]
     widths = [max(len(r[i]) for r in [("benchmark", "figure", "goal", "result"), *rows]) for i in range(4)]
     line = "  ".join(f"{{:<{w}}}" for w in widths)

@@ -94,6 +94,7 @@ def test_coloretto_refusal_names_player_and_colour_marks_and_focuses_the_input(
 ) -> None:
     match = make_match("coloretto", 4)
     page.goto(f"/matches/{match.pk}/")
+    page.get_by_text("Full entry", exact=True).click()  # every colour of every player
     for name, value in (("yellow.1", 2), ("red.2", 3), ("blue.3", 1), ("green.0", 10)):
         page.locator(f'#entry-form [name="{name}"]').fill(str(value))
     page.locator("#entry-form button[type=submit]").click()
@@ -111,6 +112,7 @@ def test_coloretto_refusal_names_player_and_colour_marks_and_focuses_the_input(
 
     hu = new_context(locale="hu-HU").new_page()
     hu.goto(f"/matches/{match.pk}/")
+    hu.get_by_text("Teljes beírás", exact=True).click()
     hu.locator('#entry-form [name="green.0"]').fill("10")
     hu.locator("#entry-form button[type=submit]").click()
     expect(hu.locator("#entry-errors")).to_contain_text("Anna, zöld: A lapok száma 0 és 9 közötti egész szám legyen.")

@@ -22,6 +22,7 @@ def _fill(page: Page, values: dict[str, int]) -> None:
 def test_heavy_chooser_cards_keep_their_colours(page: Page, make_match: Any) -> None:
     match = make_match("sticheln", 3, {"variant": "heavy"})
     page.goto(f"/matches/{match.pk}/")
+    page.get_by_text("Full entry", exact=True).click()  # each chooser card entered with its colour
     for seat, (first, second) in enumerate((("blue", "red"), ("green", "yellow"), ("brown", "red"))):
         tap(page, f"chooser_colour.{seat}.0", first)
         tap(page, f"chooser_colour.{seat}.1", second)
@@ -44,6 +45,7 @@ def test_delayed_player_without_a_trick(new_context: Any, make_match: Any) -> No
     page = new_context(locale="hu-HU").new_page()
     page.goto(f"/matches/{match.pk}/")
     expect(page.locator("#entry-form")).to_contain_text("Akinek egyetlen ütése sem volt, nem választ büntetősínt")
+    page.get_by_text("Teljes beírás", exact=True).click()  # the counts entry
     tap(page, "pain.0", "red")
     tap(page, "pain.1", "green")
     tap(page, "pain.2", "none")

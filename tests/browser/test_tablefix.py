@@ -44,6 +44,7 @@ def test_a_number_typed_and_saved_at_once_is_saved(page, make_match) -> None:
     for n in (1, 2, 3):
         save = page.get_by_role("button", name=f"Save round {n}")
         expect(save).to_be_visible()
+        page.get_by_text("Full entry", exact=True).click()  # the counts entry; a saved round resets the form
         for seat, colour in enumerate(("red", "green", "none")):
             page.locator(f'#entry-form input[name="pain.{seat}"][value="{colour}"] + span').click()
         for seat, (count, total, others) in enumerate(((3, 6, 21), (2, 1, 19), (0, 0, 0))):

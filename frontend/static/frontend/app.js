@@ -8,12 +8,14 @@
   function $$(s, r) { return Array.prototype.slice.call((r || d).querySelectorAll(s)); }
 
   /* --- form helpers ------------------------------------------------------------------------- */
+  /* number fields are text fields that may hold a sum ("3+6+2"): pad.js reads them (skNum) */
+  function number(text) { var n = window.skNum ? window.skNum(text) : parseInt(text, 10); return n === null || isNaN(n) ? 0 : n; }
   function memberValue(m) {
-    var i = $("input:checked", m) || $("input[type=number]", m);
-    return i && i.value !== "" ? parseInt(i.value, 10) || 0 : 0;
+    var i = $("input:checked", m) || $("input[data-num]", m);
+    return i && i.value !== "" ? number(i.value) : 0;
   }
   function memberSet(m, v) {
-    var n = $("input[type=number]", m);
+    var n = $("input[data-num]", m);
     if (n) { n.value = v; return true; }
     var r = $('input[value="' + v + '"]', m);
     if (r) { r.checked = true; return true; }
@@ -23,6 +25,23 @@
     var i = form.querySelector('input[name="' + name + '"]:checked');
     return i ? i.value : null;
   }
+  /* a radio group filled in from the others: checked and shown dashed (with its note), unless someone tapped it */
+  function deriveChoice(fs, value) {
+    var note = $("[data-autonote]", fs), was = $("input:checked", fs);
+    fs.classList.remove("auto");
+    if (note) note.hidden = true;
+    if (fs.dataset.t) return;
+    if (value === null) { if (was && fs.dataset.auto) was.checked = false; delete fs.dataset.auto; return; }
+    var r = $('input[value="' + value + '"]', fs);
+    if (!r) return;
+    r.checked = true;
+    fs.dataset.auto = "1";
+    fs.classList.add("auto");
+    if (note) note.hidden = false;
+  }
+  function numbersOf(form, prefix) {
+    return $$('input[data-num][name^="' + prefix + '."]', form).map(function (i) { return number(i.value); });
+  }
   function derive(form) {
     $$("[data-sum]", form).forEach(function (fs) {
       var total = fs.dataset.total ? parseInt(fs.dataset.total, 10) : null;
@@ -30,17 +49,39 @@
         var t = JSON.parse(fs.dataset.totals || "{}"), k = checkedValue(form, fs.dataset.totalBy);
         total = k !== null && k in t ? t[k] : null;
       }
-      var ms = $$("[data-m]", fs), open = ms.filter(function (m) { return !m.dataset.t; });
+      /* data-sum="quick": only the members of that entry (data-of="quick"); data-keep members add up but are
+         never the one filled in */
+      var of = fs.dataset.sum || "";
+      var ms = $$("[data-m]", fs).filter(function (m) { return !of || m.dataset.of === of; });
+      var open = ms.filter(function (m) { return !m.dataset.t && !("keep" in m.dataset); });
       ms.forEach(function (m) { m.classList.remove("auto"); });
-      var note = $("[data-autonote]", fs);
+      var note = $$("[data-autonote]", fs).filter(function (n) { return (n.dataset.autonote || "") === of; })[0];
       if (note) note.hidden = true;
-      if (total === null || open.length === 0 || open.length === ms.length) return;
+      if (total === null || open.length === 0 || !ms.some(function (m) { return m.dataset.t; })) return;
       var last = open[open.length - 1], rest = 0;
       ms.forEach(function (m) { if (m !== last) rest += memberValue(m); });
       if (total - rest >= 0 && memberSet(last, total - rest)) {
         last.classList.add("auto");
         if (note) note.hidden = false;
       }
+    });
+    /* Abluxxen: one empty hand, that player went out; none, the draw pile ran out */
+    $$("[data-end-from]", form).forEach(function (fs) {
+      var hands = numbersOf(form, fs.dataset.endFrom), empty = hands.filter(function (h) { return h === 0; }).length;
+      deriveChoice(fs, empty === 1 ? "out" : empty === 0 && hands.length ? "exhausted" : null);
+    });
+    /* Coloretto with 3 players: the removed colour is the one colour nobody holds */
+    $$("[data-absent]", form).forEach(function (fs) {
+      var none = fs.dataset.absent.split(" ").filter(function (c) {
+        return numbersOf(form, c).every(function (n) { return n === 0; });
+      });
+      deriveChoice(fs, none.length === 1 ? none[0] : null);
+    });
+    /* NJET with 3 players: the player left out of the start player's team holds the monster card */
+    $$("[data-alone]", form).forEach(function (fs) {
+      var inTeam = [checkedValue(form, "start_player")].concat($$('input[name="partner"]:checked', form).map(function (i) { return i.value; }));
+      var out = $$("input", fs).map(function (i) { return i.value; }).filter(function (v) { return inTeam.indexOf(v) < 0; });
+      deriveChoice(fs, inTeam[0] !== null && inTeam.length === 2 && out.length === 1 ? out[0] : null);
     });
     $$("[data-excl]", form).forEach(function (fs) {
       var taken = fs.dataset.excl.split(" ").map(function (n) { return checkedValue(form, n); });
@@ -51,7 +92,8 @@
       });
     });
     $$("[data-perm]", form).forEach(function (fs) {
-      var rows = $$("[data-m]", fs), used = rows.map(function (r) { var c = $("input:checked", r); return c ? c.value : null; });
+      /* a place filled in before (not tapped) is free again: the last place follows the others */
+      var rows = $$("[data-m]", fs), used = rows.map(function (r) { var c = $("input:checked", r); return c && (r.dataset.t || !r.classList.contains("auto")) ? c.value : null; });
       var free = $$("input", rows[0]).map(function (i) { return i.value; }).filter(function (v) { return used.indexOf(v) < 0; });
       var empty = rows.filter(function (r, k) { return used[k] === null; });
       rows.forEach(function (r) { r.classList.remove("auto"); });
@@ -64,6 +106,13 @@
     form.dataset.dirty = "1";
     var m = e.target.closest("[data-m]");
     if (m) m.dataset.t = "1";
+    var g = e.isTrusted && e.target.closest("[data-end-from],[data-absent],[data-alone]");
+    if (g) g.dataset.t = "1";
+    /* Coloretto's quick entry: a colour no longer ticked holds no cards */
+    if (e.target.name && e.target.name.indexOf("held.") === 0 && !e.target.checked) {
+      var cnt = form.querySelector('input[name="' + e.target.value + "." + e.target.name.slice(5) + '"]');
+      if (cnt) cnt.value = "";
+    }
     derive(form);
   }
   d.addEventListener("change", touched);
@@ -71,9 +120,9 @@
   d.addEventListener("click", function (e) {
     var b = e.target.closest("[data-step]");
     if (b) {
-      var i = $("input", b.parentNode), v = (parseInt(i.value, 10) || 0) + parseInt(b.dataset.step, 10);
-      if (i.min !== "" && v < +i.min) v = +i.min;
-      if (i.max !== "" && v > +i.max) v = +i.max;
+      var i = $("input", b.parentNode), v = number(i.value) + parseInt(b.dataset.step, 10);
+      if (i.dataset.min !== undefined && v < +i.dataset.min) v = +i.dataset.min;
+      if (i.dataset.max !== undefined && v > +i.dataset.max) v = +i.dataset.max;
       i.value = v;
       i.dispatchEvent(new Event("change", { bubbles: true }));
       return;
@@ -184,7 +233,7 @@
   function resetForm(f) {
     f.reset();
     delete f.dataset.dirty;
-    $$("[data-m]", f).forEach(function (m) { delete m.dataset.t; });
+    $$("[data-m],[data-end-from],[data-absent],[data-alone]", f).forEach(function (m) { delete m.dataset.t; delete m.dataset.auto; });
     derive(f);
   }
   function submit(e) {
