@@ -2,11 +2,13 @@
 
 An untouched form is replaced by a fresh one when the board moves on (another phone saved a round, or a queued
 save was sent). The bench script for issue 45 lost its first numbers that way: the fresh form was asked for while
-the form was untouched and landed after the player had started typing. Once a number is typed the form stays; the
-next board poll then moves it on to the next round, saying so."""
+the form was untouched and landed after the player had started typing. Once a number is typed the form stays, and
+stays for its round (issue 42: a form is for its round): the next board poll turns its Save button into the
+conflict panel instead of moving it on."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -36,7 +38,10 @@ def test_numbers_typed_while_a_fresh_form_is_on_its_way_stay(page: Page, make_ma
     held[0].continue_()
     page.wait_for_timeout(500)
     expect(front).to_have_value("012")  # the typed number stays (the field held 0)
-    # the next poll moves the half-typed form on to round 2 and says why
-    expect(page.get_by_role("button", name="Save round 2")).to_be_visible(timeout=8_000)
+    # the next poll finds round 1 saved: the half-typed form stays for round 1, its Save turned into the choice
+    panel = page.locator("#conflict")
+    expect(panel).to_contain_text(re.compile(r"Round 1 was (just )?saved"), timeout=8_000)
+    expect(page.get_by_role("button", name="Save round 1")).to_be_hidden()
+    expect(panel.get_by_role("button", name="Enter mine as round 2")).to_be_visible()
     expect(front).to_have_value("012")
     assert page.js_errors == []  # type: ignore[attr-defined]

@@ -66,7 +66,7 @@
   });
   /* a fresh form fetched to replace an untouched one (after a save sent from the queue, a round saved on another
      phone) must not land on numbers typed while it was on its way: once the player has typed, the form stays, and
-     the board's next poll is drawn again so that app.js moves the half-typed form on to the next round, saying so */
+     the board's next poll is drawn again so that app.js (conflict.js) offers the choice for its round */
   d.addEventListener("htmx:beforeSwap", function (e) {
     var t = e.detail.target, f = d.getElementById("entry-form"), cfg = e.detail.requestConfig, b;
     if (!t || t.id !== "entry" || !f || !f.dataset.dirty || !cfg || cfg.verb !== "get") return;
