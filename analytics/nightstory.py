@@ -12,8 +12,8 @@ The events, in the order they are told:
 ``summary``
     who won the most of the night's matches (``names``, ``wins`` of ``matches``; ``game`` for a night of one match).
 ``record``
-    a group record set tonight, one of the ``records`` passed in (see :class:`RecordEvent`); ``more`` counts the
-    others.
+    a group record set tonight: the first of the ``records`` passed in (see :class:`RecordEvent`; its own kind
+    under ``record``); ``more`` counts the others.
 ``upset``
     the night's upset as the figures have it (a winner the ratings from before the match gave less than an even
     chance).
@@ -26,7 +26,8 @@ The events, in the order they are told:
     ``before`` points ahead beforehand and ``after`` points ahead afterwards (negative: overtaken).
 ``close`` or ``runaway``
     the closest finish (a shared win, a win on the tiebreak or the smallest winning margin relative to the
-    winner's total) when it is within ``CLOSE_SHARE``; otherwise the biggest win by that measure.
+    winner's total) when it is within ``CLOSE_SHARE``; otherwise the biggest win by that measure, when it is at
+    least ``RUNAWAY_SHARE``.
 
 Only the first ``MOST`` events are kept: a summary and three more at most.
 """
@@ -41,6 +42,7 @@ from typing import Any, NotRequired, TypedDict
 MOST = 4  # sentences: the summary and three more
 WIRE_ROUNDS = 3  # a match led from the first round to the last is worth a sentence from this many rounds on
 CLOSE_SHARE = 0.10  # a winning margin up to this share of the winner's total is a close finish
+RUNAWAY_SHARE = 0.25  # and one of at least this share a runaway win (in between, neither is worth a sentence)
 
 
 class RecordEvent(TypedDict):
@@ -71,7 +73,7 @@ def night_story(figures: Mapping[str, Any], *, records: Sequence[RecordEvent] | 
     if summary is not None:
         events.append(summary)
     if records:
-        events.append({"kind": "record", **records[0], "more": len(records) - 1})
+        events.append({**records[0], "kind": "record", "record": records[0]["kind"], "more": len(records) - 1})
     upset = figures.get("upset")
     if upset:
         events.append(
@@ -95,7 +97,7 @@ def night_story(figures: Mapping[str, Any], *, records: Sequence[RecordEvent] | 
 def _summary(matches: Sequence[Mapping[str, Any]]) -> Event | None:
     wins: Counter[str] = Counter()
     for match in matches:
-        wins.update(set(match.get("winners") or []))
+        wins.update(dict.fromkeys(match.get("winners") or [], 1))  # once per match, in the order the match names them
     if not wins:
         return None
     best = max(wins.values())
@@ -235,7 +237,8 @@ def _margins(matches: Sequence[Mapping[str, Any]]) -> list[tuple[float, int, Eve
         margin = top - second
         if margin < 0:
             continue  # a game whose winners are not the top totals (none at present): the points say nothing
-        share = margin / max(abs(top), 1)
+        # a shared win is as close as a finish gets, whatever the margin over the others
+        share = 0.0 if len(winning) > 1 else margin / max(abs(top), 1)
         event: Event = {
             "match": match["id"],
             "ruleset": match["ruleset"],
@@ -258,5 +261,5 @@ def _finish(matches: Sequence[Mapping[str, Any]]) -> Event | None:
     share, _, closest = min(margins, key=lambda m: (not m[2]["shared"], m[0], m[1]))
     if share <= CLOSE_SHARE:
         return {"kind": "close", **closest}
-    _, _, runaway = max(margins, key=lambda m: (m[0], -m[1]))
-    return {"kind": "runaway", **runaway}
+    share, _, runaway = max(margins, key=lambda m: (m[0], -m[1]))
+    return {"kind": "runaway", **runaway} if share >= RUNAWAY_SHARE else None
