@@ -126,7 +126,7 @@ def _partners(found: dict[str, Any] | None) -> dict[str, Any] | None:
         "%(names)s won %(won)s of their %(rounds)s rounds together (%(percent)s %%).",
         found["rounds"],
     ) % {"names": who, "won": found["won"], "rounds": found["rounds"], "percent": share}
-    return {**found, "names": who, "percent": share, "text": text}
+    return {**found, "players": list(found["names"]), "names": who, "percent": share, "text": text}
 
 
 # --- the story: one sentence per event of ``nightstory`` ------------------------------------------------------------

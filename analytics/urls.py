@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from . import apis, nightviews, views
+from . import apis, nightapis, nightviews, views
 
 app_name = "analytics"
 
@@ -20,4 +20,6 @@ urlpatterns = [
 api_urlpatterns = [
     re_path(r"^groups/(?P<group_id>\d+)/stats/?$", apis.GroupStatsApi.as_view(), name="group-stats"),
     re_path(r"^players/(?P<player_id>\d+)/stats/?$", apis.PlayerStatsApi.as_view(), name="player-stats"),
+    re_path(r"^groups/(?P<group_id>\d+)/nights/?$", nightapis.NightListApi.as_view(), name="group-nights"),
+    re_path(r"^nights/(?P<night_id>\d+)/?$", nightapis.NightDetailApi.as_view(), name="night"),
 ]
