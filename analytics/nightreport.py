@@ -134,6 +134,11 @@ def _partners(found: dict[str, Any] | None) -> dict[str, Any] | None:
 # no article before a number: whatever the name or the number, the sentence stays grammatical.
 
 
+def _whole(value: int) -> str:
+    """A score that may be negative, with the minus sign the pages print (U+2212)."""
+    return decimal_text(value, 0)
+
+
 def story_text(event: dict[str, Any]) -> str:
     """The sentence that tells ``event`` (one of ``nightstory.night_story``'s) in the active language."""
     return _STORY[event["kind"]](event)
@@ -165,10 +170,10 @@ def _summary_text(event: dict[str, Any]) -> str:
 def _record_text(event: dict[str, Any]) -> str:
     values = {
         "names": names_join(event["names"]),
-        "value": event["value"],
+        "value": _whole(event["value"]),
         "label": gettext(event["label"]),  # the records module's own words, translated by its catalogue entry
         "game": _game(event["ruleset"]),
-        "previous": event["previous"],
+        "previous": None if event["previous"] is None else _whole(event["previous"]),
     }
     if event["previous"] is None:
         text = gettext("A first group record: %(names)s, %(value)s for %(label)s (%(game)s).") % values
@@ -265,8 +270,8 @@ def _finish_text(event: dict[str, Any]) -> str:
         "names": names_join(event["winners"]),
         "others": names_join(event["others"]),
         "game": _game(event["ruleset"]),
-        "points": event["points"],
-        "second": event["second"],
+        "points": _whole(event["points"]),
+        "second": _whole(event["second"]),
         "counter": event["margin"],
     }
     if event["kind"] == "close" and event["shared"]:

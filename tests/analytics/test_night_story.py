@@ -207,6 +207,17 @@ def test_a_record_and_the_upset_come_first_and_the_story_keeps_four_sentences() 
     assert night_story(figures, records=[]) == night_story(figures)
 
 
+def test_a_negative_score_is_written_with_the_pages_minus_sign() -> None:
+    # Abluxxen: cards left in hand count −1 each; Anna wins −1 to Bence's −6 (a margin of 5, 500 % of |−1|)
+    cold = _match(8, "abluxxen", ["Anna", "Bence", "Csilla"], [[-1, -6, -9]], [True, False, False])
+    assert _texts(_figures(cold), "en")[-1] == (
+        "The biggest win: Anna won Húzz egyet! / Abluxxen by 5 points over Bence (\u22121 to \u22126)."
+    )
+    assert _texts(_figures(cold), "hu")[-1] == (
+        "A legnagyobb fölény (Húzz egyet! / Abluxxen): Anna 5 ponttal nyert Bence előtt (\u22121–\u22126)."
+    )
+
+
 def test_a_night_without_results_has_no_story_and_two_top_winners_share_the_summary() -> None:
     assert night_story({"matches": [], "upset": None}) == []
     unfinished = {**NJET_NIGHT, "winners": [], "won": [], "totals": []}
