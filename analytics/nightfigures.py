@@ -163,11 +163,10 @@ def _finish(rows: Sequence[MatchStanding]) -> dict[str, Any]:
     for row in rows:
         if row.team is not None:
             teams[row.team].append(row.seat)
-    return {
-        "totals": [row.total for row in rows],
-        "won": [row.won for row in rows],
-        "sides": [teams[team] for team in sorted(teams)],
-    }
+    sides = [teams[team] for team in sorted(teams)]
+    if sides:  # a seat outside every partnership is a side of its own
+        sides += [[row.seat] for row in rows if row.team is None]
+    return {"totals": [row.total for row in rows], "won": [row.won for row in rows], "sides": sides}
 
 
 def _running(rounds: Sequence[Round], seats: dict[int, list[int]]) -> dict[int, list[dict[str, Any]]]:

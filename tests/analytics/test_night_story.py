@@ -27,7 +27,7 @@ from analytics.nightimage import night_blocks, night_png
 from analytics.nightreport import night_report, story_text
 from analytics.nights import night_of_match
 from analytics.nightstory import RecordEvent, night_story
-from scoring import services
+from scoring import rules, services
 from scoring.models import Match, Round
 from tests.analytics.helpers import Table
 from tests.analytics.night_seed import seed_evening
@@ -357,3 +357,37 @@ def test_the_upset_in_the_story_is_the_pages_upset(table: Table) -> None:
     upset = [e["text"] for e in report.story if e["kind"] == "upset"]
     assert upset == [report.upset["text"]]
     assert unescape(report.upset["text"]) in _page_story(response.content.decode())
+
+
+def test_a_team_game_is_told_team_by_team(table: Table) -> None:
+    """Muzicando's team game (north–south against east–west all match): the stored figures name the partnerships
+    from the standings, and the story speaks of both partners at once."""
+    example = rules.get("muzicando").example
+    match = services.match_create(
+        group=table.group,
+        ruleset="muzicando",
+        options=example["options"],
+        player_ids=[p.pk for p in table.players[:4]],
+        user=table.owner,
+    )
+    for _ in range(2):
+        services.round_record(match=match, facts=example["facts"], user=table.owner)
+    match.refresh_from_db()
+    if match.state != Match.State.FINISHED:
+        services.match_finish(match=match, expected_version=match.version, user=table.owner)
+    analytics_services.stats_rebuild_group(group_id=table.group.pk)
+    client = _client(table.member, "en")
+    report = client.get(reverse("analytics:night", args=[match.pk])).context["report"]
+    figures = NightFigures.objects.get(key=match.pk).figures
+    stored = figures["matches"][0]
+    assert stored["sides"] == [[0, 2], [1, 3]]
+    totals = stored["totals"]
+    assert totals[0] == totals[2] and totals[1] == totals[3] and totals[0] != totals[1]
+    # the example round twice: the same team scores the same each time, so nobody gains on the leaders
+    assert stored["winners"] == ["Anna", "Csilla"] and totals[0] > totals[1]
+    assert [e["kind"] for e in report.story] == ["summary", "runaway"]
+    assert [e["text"] for e in report.story] == [
+        "Anna and Csilla won the night's only match, Muzicando.",
+        f"The biggest win: Anna and Csilla won Muzicando by {totals[0] - totals[1]} points over Bence and Dani "
+        f"({totals[0]} to {totals[1]}).",
+    ]
