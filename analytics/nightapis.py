@@ -255,6 +255,9 @@ class NightPagination(Pagination):
 
 
 class NightListApi(ApiView):
+    """A group's game nights, newest first, as the nights page lists them (members only): each night's id, times,
+    matches and games, and where its figures are (``links``)."""
+
     serializer_class = NightListItemSerializer
     pagination_class = NightPagination
 
@@ -279,6 +282,11 @@ IF_NONE_MATCH = OpenApiParameter(
 
 
 class NightDetailApi(ApiView):
+    """One game night with the figures its page shows (members only): its matches and winners, its story, the
+    upset, the biggest round, the best partners and the rating changes, numbers as the page rounds them and texts in
+    the request's language. The ETag changes with the night (one of its matches, a split or a merge) and with the
+    language; send it back in If-None-Match for a 304. Counted against the heavy throttle with the night's page."""
+
     serializer_class = NightSerializer
     pagination_class = None
     throttle_classes = [WriteThrottle, HeavyThrottle]  # counted with the night's page and image
