@@ -15,7 +15,12 @@ disagree.  What it holds:
 - each player's rating change (μ − 3σ) per game from before the night's first match of that game to after the last;
 - who partnered best: NJET teammates (a round won = the team scored more than the lowest score of the round) and
   MÜ chief + partner (won = the target made), the pair with the best share of rounds won together (more rounds
-  together, then more points per round, break ties).
+  together, then more points per round, break ties);
+- per match, what the night's story (``nightstory``) is told from: each seat's final total and win (the
+  standings), the fixed partnerships, and the running totals after each round (the sums of the rounds' stored
+  points, as the match board adds them up);
+- the story itself: ``nightstory.night_story`` over the figures above, stored with them so that a request only
+  words it.
 
 Its work is bounded by the night (at most ``nights.MAX_MATCHES`` matches): rounds, standings and ratings of the
 night's matches, and per game one query for the ratings before the night.
@@ -37,10 +42,11 @@ from scoring.models import Match, Player, Round, Seat
 
 from .models import MatchStanding, RatingHistory
 from .nights import Night
+from .nightstory import night_story
 from .ratings import MODEL, ratings_before, sides_of
 
 # Raise when the stored document changes shape: every night is then computed again on its next view.
-FORMAT = 2
+FORMAT = 3
 
 
 @dataclass
@@ -116,6 +122,7 @@ def night_figures_compute(*, night: Night) -> dict[str, Any]:
     names = dict(Player.objects.filter(pk__in={p for ps in seats.values() for p in ps}).values_list("id", "name"))
     standings = _standings(ids)
     rounds = _rounds(ids)
+    running = _running(rounds, seats)
     matches = []
     for match in night.matches:
         rows = standings.get(match.id, [])
@@ -127,11 +134,13 @@ def night_figures_compute(*, night: Night) -> dict[str, Any]:
                 "players": [names[p] for p in seats[match.id]],
                 "winners": [names[r.player_id] for r in rows if r.won],
                 "computed": bool(rows),
-                "rounds": rows[0].rounds if rows else sum(1 for r in rounds if r.match_id == match.id),
+                "rounds": rows[0].rounds if rows else len(running.get(match.id, [])),
+                **_finish(rows),
+                "running": running.get(match.id, []),
             }
         )
     ratings = _NightRatings(night, standings)
-    return {
+    figures: dict[str, Any] = {
         "format": FORMAT,
         "matches": matches,
         "biggest": _biggest(rounds, night, seats, names),
@@ -139,6 +148,37 @@ def night_figures_compute(*, night: Night) -> dict[str, Any]:
         "ratings": ratings.changes(names),
         "partners": _partners(rounds, night, seats, names),
     }
+    # The records broken tonight join the story here once the group's records exist (issue 47 §2): pass them as
+    # ``records=`` (``nightstory.RecordEvent``), and add what they are read from to ``night_version``.
+    figures["story"] = night_story(figures)
+    return figures
+
+
+def _finish(rows: Sequence[MatchStanding]) -> dict[str, Any]:
+    """A finished match's final totals and wins per seat, and its fixed partnerships (seat lists), from its
+    standings; nothing while they are not computed yet."""
+    if not rows:
+        return {"totals": [], "won": [], "sides": []}
+    teams: dict[int, list[int]] = defaultdict(list)
+    for row in rows:
+        if row.team is not None:
+            teams[row.team].append(row.seat)
+    sides = [teams[team] for team in sorted(teams)]
+    if sides:  # a seat outside every partnership is a side of its own
+        sides += [[row.seat] for row in rows if row.team is None]
+    return {"totals": [row.total for row in rows], "won": [row.won for row in rows], "sides": sides}
+
+
+def _running(rounds: Sequence[Round], seats: dict[int, list[int]]) -> dict[int, list[dict[str, Any]]]:
+    """Per match, each seat's total after each live round (its number and the totals): the rounds' stored points
+    added up, as the match board does."""
+    out: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for rnd in rounds:  # in match and round order
+        steps = out[rnd.match_id]
+        before = steps[-1]["totals"] if steps else [0] * len(seats[rnd.match_id])
+        totals = [total + int(points) for total, points in zip(before, rnd.points, strict=False)]
+        steps.append({"number": rnd.number, "totals": totals})
+    return out
 
 
 def _biggest(

@@ -25,7 +25,9 @@ from .nightreport import NightReport
 
 WIDTH = 1080
 MARGIN = 56
-MAX_HEIGHT = 4000
+# Every block at its most lines (the story's four sentences, ten matches, eight lines and eight ratings, each with its
+# "more" line) comes to 4 429 px: the cap is a last guard, above that.
+MAX_HEIGHT = 4600
 TOP = {"matches": 10, "lines": 8, "ratings": 8, "players": 12}
 FONT_PACKAGE = "font_source_sans_pro"
 FONT_FILES = {False: "SourceSansPro-Regular.ttf", True: "SourceSansPro-Bold.ttf"}
@@ -39,6 +41,7 @@ STYLES: dict[str, tuple[int, bool, tuple[int, int, int], int, int]] = {
     "title": (56, True, TEXT, 0, 1),
     "head": (34, True, ACCENT, 28, 1),
     "text": (30, False, TEXT, 6, 3),
+    "story": (30, False, TEXT, 6, 6),  # a sentence of the story: room for its longest wording with long names
     "row": (30, False, TEXT, 6, 2),
     "muted": (26, False, MUTED, 4, 3),
     "line": (26, False, MUTED, 4, 2),
@@ -98,8 +101,11 @@ def night_blocks(report: NightReport) -> list[tuple[str, str]]:
     out = [
         ("title", gettext("Game night")),
         ("muted", f"{formats.date_format(when, 'DATE_FORMAT')} · {shown}"),
-        ("head", gettext("Matches")),
     ]
+    if report.story:
+        out.append(("head", gettext("How the evening went")))
+        out += [("story", event["text"]) for event in report.story]
+    out.append(("head", gettext("Matches")))
     for match in report.matches[: TOP["matches"]]:
         winners = ", ".join(match["winners"]) or "—"  # as the page lists them
         won = ngettext("%(game)s: won by %(winners)s", "%(game)s: won by %(winners)s", max(1, len(match["winners"])))

@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from . import apis, nightviews, records_views, trust_api, views
+from . import apis, nightapis, nightviews, records_views, trust_api, views
 
 app_name = "analytics"
 
@@ -23,4 +23,6 @@ api_urlpatterns = [
     re_path(r"^players/(?P<player_id>\d+)/stats/?$", apis.PlayerStatsApi.as_view(), name="player-stats"),
     re_path(r"^groups/(?P<group_id>\d+)/records/?$", records_views.GroupRecordsApi.as_view(), name="group-records"),
     re_path(r"^groups/(?P<group_id>\d+)/ratings/?$", trust_api.GroupRatingsApi.as_view(), name="group-ratings"),
+    re_path(r"^groups/(?P<group_id>\d+)/nights/?$", nightapis.NightListApi.as_view(), name="group-nights"),
+    re_path(r"^nights/(?P<night_id>\d+)/?$", nightapis.NightDetailApi.as_view(), name="night"),
 ]

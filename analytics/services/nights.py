@@ -87,9 +87,11 @@ def _figures_row(night: Night, version: str) -> NightFigures:
     return _once(night.key, found, compute)
 
 
-def night_figures_get(*, night: Night) -> dict[str, Any]:
-    """The night's figures (``nightfigures``), computed only when the night changed since they were stored."""
-    return _figures_row(night, night_version(night=night)).figures
+def night_figures_get(*, night: Night, version: str | None = None) -> dict[str, Any]:
+    """The night's figures (``nightfigures``), computed only when the night changed since they were stored.
+    ``version``: the night's ``night_version`` when the caller has just worked it out (the API compares it with
+    the client's ETag first)."""
+    return _figures_row(night, version or night_version(night=night)).figures
 
 
 def night_image_get(*, night: Night) -> bytes:

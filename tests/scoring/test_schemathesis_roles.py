@@ -131,6 +131,13 @@ def world(table: Any) -> dict[str, Any]:
         group=table.group, ruleset="njet", options={}, player_ids=[p.pk for p in table.players], user=table.owner
     )
     services.round_record(match=match, facts=njet_facts(), user=table.owner)
+    # a finished match: a game night for the nights API to answer with its figures
+    played = services.match_create(
+        group=table.group, ruleset="njet", options={}, player_ids=[p.pk for p in table.players], user=table.owner
+    )
+    services.round_record(match=played, facts=njet_facts(), user=table.owner)
+    played.refresh_from_db()
+    services.match_finish(match=played, expected_version=played.version, user=table.owner)
     invite = services.invite_create(group=table.group, user=table.owner)
     services.group_create(name="Other table", user=table.outsider, player_name="Xavi")
     users = {"owner": table.owner, "member": table.member, "outsider": table.outsider}
@@ -149,6 +156,7 @@ def world(table: Any) -> dict[str, Any]:
             "invite_id": invite.pk,
             "token": invite.token,
             "key": "njet",
+            "night_id": played.pk,
         },
     }
 

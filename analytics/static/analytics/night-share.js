@@ -18,6 +18,7 @@
   button.hidden = false;
   button.addEventListener("click", function () {
     var data = { title: button.dataset.title, url: button.dataset.url };
+    if (button.dataset.text) data.text = button.dataset.text;  // the night's story, for a message without the image
     if (file) data.files = [file];
     navigator.share(data).catch(function (err) {
       if (err && err.name !== "AbortError" && status) status.textContent = String(err.message || err);
