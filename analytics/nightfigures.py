@@ -37,16 +37,19 @@ from itertools import combinations
 from typing import Any
 
 from django.db.models import Q
+from django.utils import translation
 
 from scoring.models import Match, Player, Round, Seat
 
-from .models import MatchStanding, RatingHistory
+from . import records
+from .models import MatchStanding, RatingHistory, RecordBook
 from .nights import Night
-from .nightstory import night_story
+from .nightstory import RecordEvent, night_story
 from .ratings import MODEL, ratings_before, sides_of
+from .stats import iso
 
 # Raise when the stored document changes shape: every night is then computed again on its next view.
-FORMAT = 3
+FORMAT = 4  # 4: the story tells the group records broken tonight
 
 
 @dataclass
@@ -90,6 +93,8 @@ def night_version(*, night: Night) -> str:
     parts.append(
         sorted(RatingHistory.objects.filter(match_id__in=ids).values_list("match_id", "player_id", "mu", "sigma"))
     )
+    # the record books' entries that the story's records read: the night's own and those made before it began
+    parts.append(_record_entries(night))
     return hashlib.sha256(json.dumps(parts, default=str).encode()).hexdigest()
 
 
@@ -148,10 +153,75 @@ def night_figures_compute(*, night: Night) -> dict[str, Any]:
         "ratings": ratings.changes(names),
         "partners": _partners(rounds, night, seats, names),
     }
-    # The records broken tonight join the story here once the group's records exist (issue 47 §2): pass them as
-    # ``records=`` (``nightstory.RecordEvent``), and add what they are read from to ``night_version``.
-    figures["story"] = night_story(figures)
+    figures["story"] = night_story(figures, records=records_broken(night=night, names=names))
     return figures
+
+
+# A record is worth telling once its kind has this many entries from before the night (among the book's kept
+# ones): a group's first evenings set every record there is, and "a record!" after every match would say nothing.
+RECORD_AFTER = 10
+
+
+def _record_entries(night: Night) -> list[tuple[str, str, list[dict[str, Any]], list[dict[str, Any]]]]:
+    """For each record book of the night's games (one query): its ruleset, kind, the entries the night's matches
+    set and those made before it began, best first (what :func:`records_broken` reads; a later match changes
+    neither, so it leaves the night's digest alone; winning streaks are left out)."""
+    ids = {m.id for m in night.matches}
+    began = iso(night.started_at)  # the book's times are written the same way (``stats.iso``)
+    games = {m.ruleset for m in night.matches}
+    order = [k.key for k in records.KINDS]
+    books = sorted(
+        RecordBook.objects.filter(group_id=night.group_id, ruleset__in=games),
+        key=lambda b: (b.ruleset, order.index(b.kind) if b.kind in order else len(order)),
+    )
+    # a winning streak is not set at one moment: a later win extends it (and moves its entry), so it is not told
+    told = [book for book in books if book.kind in records.BY_KEY and records.BY_KEY[book.kind].scope != "streak"]
+    return [
+        (
+            book.ruleset,
+            book.kind,
+            [e for e in book.top if e.get("match") in ids],
+            [e for e in book.top if e.get("match") not in ids and e.get("at", "") < began],
+        )
+        for book in told
+    ]
+
+
+def records_broken(*, night: Night, names: dict[int, str]) -> list[RecordEvent]:
+    """The group records that the night's matches set (``analytics.records``'s book): for each game and kind, the
+    night's best entry when it beats the best one made before the night began, in the book's order of kinds.
+    Teammates who set it together are one record.  Nothing is told before the kind has ``RECORD_AFTER`` entries
+    from before the night among the book's kept ones (a group's first evenings set every record there is), and a
+    record pushed out of the kept entries since is not told."""
+    found: list[RecordEvent] = []
+    for ruleset, key, tonight, before in _record_entries(night):
+        kind = records.BY_KEY.get(key)
+        if kind is None or not tonight or len(before) < RECORD_AFTER:
+            continue
+        best, previous = tonight[0], before[0]  # the book keeps its entries best first
+        beaten = best["value"] < previous["value"] if kind.lower else best["value"] > previous["value"]
+        if not beaten:
+            continue
+        same = [
+            e
+            for e in tonight
+            if (e["match"], e.get("round"), e["value"]) == (best["match"], best.get("round"), best["value"])
+        ]
+        with translation.override(None):
+            label = str(kind.label)
+        found.append(
+            RecordEvent(
+                kind=kind.key,
+                label=label,
+                ruleset=ruleset,
+                match=best["match"],
+                round=best.get("round"),
+                names=[names.get(e["player"], "?") for e in same],
+                value=int(best["value"]),
+                previous=int(previous["value"]),
+            )
+        )
+    return found
 
 
 def _finish(rows: Sequence[MatchStanding]) -> dict[str, Any]:

@@ -391,3 +391,31 @@ def test_a_team_game_is_told_team_by_team(table: Table) -> None:
         f"The biggest win: Anna and Csilla won Muzicando by {totals[0] - totals[1]} points over Bence and Dani "
         f"({totals[0]} to {totals[1]}).",
     ]
+
+
+def test_a_group_record_set_tonight_is_told_from_the_groups_record_book(table: Table) -> None:
+    """Four evenings before, four one-game Abluxxen matches (12 round scores, the best Anna's 19); tonight Anna
+    scores 30 in one game: the story says the group record fell, beating 19, in both languages."""
+    earlier = T0 - dt.timedelta(days=5)
+    played = [
+        _abluxxen(table, 1, [(front, [1, 1, 1], "exhausted")], earlier + dt.timedelta(days=n))
+        for n, front in enumerate(([10, 6, 3], [12, 4, 2], [20, 5, 1], [8, 7, 1]))
+    ]
+    tonight = _abluxxen(table, 1, [([30, 2, 1], [0, 1, 1], "out")], T0)
+    for match in [*played, tonight]:  # the rounds were played when their matches were
+        Round.objects.filter(match=match).update(created_at=match.created_at + dt.timedelta(minutes=20))
+    analytics_services.stats_rebuild_group(group_id=table.group.pk)  # the worker keeps the record book
+
+    english = _page_story(
+        _client(table.member, "en").get(reverse("analytics:night", args=[tonight.pk])).content.decode()
+    )
+    assert f"A group record: Anna, 30 for most points in a round ({ABLUXXEN}), beating 19." in english
+    hungarian = _page_story(
+        _client(table.member, "hu").get(reverse("analytics:night", args=[tonight.pk])).content.decode()
+    )
+    assert "Csoportrekord" in hungarian and "Anna, 30" in hungarian and "19" in hungarian
+    # an earlier evening's story tells no record of tonight
+    first = Match.objects.filter(group=table.group).order_by("created_at").first()
+    assert first is not None
+    old = _page_story(_client(table.member, "en").get(reverse("analytics:night", args=[first.pk])).content.decode())
+    assert "record" not in old
