@@ -14,9 +14,9 @@ from scoring import rules
 from scoring.apis.base import ApiView
 from scoring.throttles import HeavyThrottle, WriteThrottle
 
-from . import selectors, services
-from .models import Snapshot
-from .stats import MAX_PLAYERS, StatsFilter
+from analytics import selectors, services
+from analytics.models import Snapshot
+from analytics.stats import MAX_PLAYERS, StatsFilter
 
 
 class SnapshotSerializer(serializers.Serializer):  # type: ignore[type-arg]

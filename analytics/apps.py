@@ -10,8 +10,8 @@ class AnalyticsConfig(AppConfig):
         from scoring.transfer_sections import section_register
 
         # registers the tasks the services queue (services.registry); the worker also finds them by autodiscovery
-        from . import tasks  # noqa: F401
-        from .transfer import SECTION
+        from analytics import tasks  # noqa: F401
+        from analytics.transfer import SECTION
 
         # the night corrections travel in group exports (scoring cannot import this app: it calls what registers)
         section_register(SECTION)

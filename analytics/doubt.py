@@ -23,8 +23,8 @@ from typing import Any
 from django.db import connection, transaction
 from django.utils.translation import gettext_lazy as _
 
-from .models import MatchStanding, RatingHistory, RatingTrust
-from .ratings import MODEL, sides_of
+from analytics.models import MatchStanding, RatingHistory, RatingTrust
+from analytics.ratings import MODEL, sides_of
 
 RH = RatingHistory._meta.db_table
 ST = MatchStanding._meta.db_table
@@ -174,8 +174,8 @@ def trust_refresh(
     """Recompute the current ratings (with their match counts) and the backtest of these games (None: of every
     game the group has ratings in); ``tallies``: backtests already taken while replaying the ratings from scratch
     (not read again). Returns the rows written."""
-    from .queries import ratings_current
-    from .stats import ALL
+    from analytics.queries import ratings_current
+    from analytics.stats import ALL
 
     with transaction.atomic():
         stale = RatingTrust.objects.filter(group_id=group_id)

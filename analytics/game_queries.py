@@ -15,10 +15,10 @@ from typing import Any
 
 from scoring.models import Match, Round, Score
 
-from .models import MatchStanding
-from .queries import where
-from .sql import Expr, explanation_has, fence, jarray, jelem_int, jelem_text, jget, jget_int, jobject, rows
-from .stats import StatsFilter, num, ratio
+from analytics.models import MatchStanding
+from analytics.queries import where
+from analytics.sql import Expr, explanation_has, fence, jarray, jelem_int, jelem_text, jget, jget_int, jobject, rows
+from analytics.stats import StatsFilter, num, ratio
 
 ST = MatchStanding._meta.db_table
 ROUND = Round._meta.db_table

@@ -31,10 +31,10 @@ from django.db import connection, transaction
 from scoring.models import Match
 from scoring.outages import Outage
 
-from . import game_queries, payloads, queries
-from .models import RatingHistory, StandingsVersion
-from .ratings import ratings_of_filter
-from .stats import StatsFilter
+from analytics import game_queries, payloads, queries
+from analytics.models import RatingHistory, StandingsVersion
+from analytics.ratings import ratings_of_filter
+from analytics.stats import StatsFilter
 
 logger = logging.getLogger(__name__)
 CACHE_OUTAGE = Outage("stats: rows cache")

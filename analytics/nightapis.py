@@ -28,12 +28,12 @@ from scoring.numbers import decimal_round
 from scoring.serializers import ErrorSerializer, ObjectField
 from scoring.throttles import HeavyThrottle, WriteThrottle
 
-from . import selectors
-from .nightfigures import night_version
-from .nightreport import NightReport, night_report
-from .nights import Night, match_for_user, night_list, night_of_match
-from .nightviews import NIGHTS_PER_PAGE
-from .services.nights import night_figures_get
+from analytics import selectors
+from analytics.nightfigures import night_version
+from analytics.nightreport import NightReport, night_report
+from analytics.nights import Night, match_for_user, night_list, night_of_match
+from analytics.nightviews import NIGHTS_PER_PAGE
+from analytics.services.nights import night_figures_get
 
 STORY_KINDS = ["summary", "record", "upset", "lead", "wire", "swing", "close", "runaway"]
 

@@ -41,12 +41,12 @@ from django.utils import translation
 
 from scoring.models import Match, Player, Round, Seat
 
-from . import records
-from .models import MatchStanding, RatingHistory, RecordBook
-from .nights import Night
-from .nightstory import RecordEvent, night_story
-from .ratings import MODEL, ratings_before, sides_of
-from .stats import iso
+from analytics import records
+from analytics.models import MatchStanding, RatingHistory, RecordBook
+from analytics.nights import Night
+from analytics.nightstory import RecordEvent, night_story
+from analytics.ratings import MODEL, ratings_before, sides_of
+from analytics.stats import iso
 
 # Raise when the stored document changes shape: every night is then computed again on its next view.
 FORMAT = 4  # 4: the story tells the group records broken tonight

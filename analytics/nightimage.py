@@ -21,7 +21,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext, ngettext
 from PIL import Image, ImageDraw, ImageFont
 
-from .nightreport import NightReport
+from analytics.nightreport import NightReport
 
 WIDTH = 1080
 MARGIN = 56

@@ -19,7 +19,7 @@ from scoring import rules
 from scoring.numbers import decimal_mark, decimal_text
 from scoring.selectors import line_render
 
-from .nights import Night
+from analytics.nights import Night
 
 
 @dataclass

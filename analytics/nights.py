@@ -22,7 +22,7 @@ from django.conf import settings
 
 from scoring.models import Group, Match
 
-from .models import NightBreak
+from analytics.models import NightBreak
 
 MAX_MATCHES = 60
 MAX_SPAN = dt.timedelta(hours=24)

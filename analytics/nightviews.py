@@ -16,10 +16,10 @@ from django.views.decorators.http import require_POST
 from scoring.numbers import parse_whole
 from scoring.throttles import heavy_throttle
 
-from . import selectors
-from .nightreport import night_report
-from .nights import Night, match_for_user, night_list, night_of_match
-from .services.nights import night_figures_get, night_image_get, night_merge, night_split
+from analytics import selectors
+from analytics.nightreport import night_report
+from analytics.nights import Night, match_for_user, night_list, night_of_match
+from analytics.services.nights import night_figures_get, night_image_get, night_merge, night_split
 
 NIGHTS_PER_PAGE = 30
 

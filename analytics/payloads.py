@@ -12,19 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .stats import (
-    h2h_line,
-    h_index,
-    iso,
-    monthly_line,
-    monthly_merge,
-    num,
-    player_line,
-    rating_point,
-    ratio,
-    streak_line,
-    sum_h2h,
-)
+from analytics.stats import h2h_line, h_index, iso, monthly_line, monthly_merge, num, player_line, rating_point, ratio, streak_line, sum_h2h
 
 HEATMAP_PLAYERS = 20  # head-to-head heat maps show the most active players only
 RATING_LINES = 8  # rating-over-time figures on the game page show the best-rated players

@@ -16,9 +16,9 @@ from django.db import connection
 from scoring.confirming import confirmed_only_sql
 from scoring.models import Match, Round, RoundCheck, Score
 
-from .models import MatchStanding, RatingHistory
-from .sql import dt, month, rows
-from .stats import StatsFilter
+from analytics.models import MatchStanding, RatingHistory
+from analytics.sql import dt, month, rows
+from analytics.stats import StatsFilter
 
 ST = MatchStanding._meta.db_table
 RH = RatingHistory._meta.db_table

@@ -18,11 +18,11 @@ from django.db import transaction
 from django.db.models import Q
 from openskill.models import PlackettLuce
 
-from .bulk import BulkWriter
-from .models import MatchStanding, RatingHistory
-from .sql import aware, rows, stream
-from .sql import dt as dt_param
-from .stats import StatsFilter
+from analytics.bulk import BulkWriter
+from analytics.models import MatchStanding, RatingHistory
+from analytics.sql import aware, rows, stream
+from analytics.sql import dt as dt_param
+from analytics.stats import StatsFilter
 
 ST = MatchStanding._meta.db_table
 RH = RatingHistory._meta.db_table

@@ -19,8 +19,8 @@ from django.utils.translation import gettext
 
 from scoring.models import Match
 
-from .models import MatchStanding
-from .records import Kind, kinds_of, record_books, round_values
+from analytics.models import MatchStanding
+from analytics.records import Kind, kinds_of, record_books, round_values
 
 ANNOUNCE = 3  # the best, the 2nd and the 3rd are told
 MIN_OTHERS = 10  # with fewer earlier entries everything would be "a record"

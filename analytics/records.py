@@ -24,9 +24,9 @@ from django.utils.translation import gettext_lazy as _
 from scoring import rules
 from scoring.models import Round, Score
 
-from .models import MatchStanding, RecordBook
-from .sql import explanation_has, jget, jget_int, jitem_int, rows
-from .stats import iso
+from analytics.models import MatchStanding, RecordBook
+from analytics.sql import explanation_has, jget, jget_int, jitem_int, rows
+from analytics.stats import iso
 
 ST = MatchStanding._meta.db_table
 ROUND = Round._meta.db_table

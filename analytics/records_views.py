@@ -19,8 +19,8 @@ from rest_framework.response import Response
 from scoring import rules
 from scoring.apis.base import ApiView
 
-from . import selectors
-from .records import KINDS, record_books
+from analytics import selectors
+from analytics.records import KINDS, record_books
 
 SHOWN = 3  # entries per record on the page: the record and two runners-up
 LISTED = 10  # entries per record in the API

@@ -7,7 +7,7 @@ from typing import Any
 from scoring import rules
 from scoring.models import Group, Player
 
-from .models import Snapshot
+from analytics.models import Snapshot
 
 
 def group_visible(*, user: Any, group_id: int) -> Group | None:

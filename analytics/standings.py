@@ -24,10 +24,10 @@ from scoring import rules
 from scoring.models import Match, Round, Score, Seat
 from scoring.rules.types import best_seats
 
-from .bulk import BulkWriter
-from .models import MatchStanding
-from .sql import aware, jhas_int, jlen, stream
-from .stats import ranks_of
+from analytics.bulk import BulkWriter
+from analytics.models import MatchStanding
+from analytics.sql import aware, jhas_int, jlen, stream
+from analytics.stats import ranks_of
 
 logger = logging.getLogger(__name__)
 

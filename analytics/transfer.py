@@ -16,7 +16,7 @@ from scoring.import_parts import uid
 from scoring.models import Group
 from scoring.transfer_sections import Section
 
-from .models import NightBreak
+from analytics.models import NightBreak
 
 KEY = "night_breaks"
 MAX_BREAKS = 100_000

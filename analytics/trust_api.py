@@ -15,9 +15,9 @@ from rest_framework.response import Response
 from scoring import rules
 from scoring.apis.base import ApiView
 
-from . import selectors
-from .doubt import CERTAINTY, PROVISIONAL_BELOW, doubt_of, trust_summary
-from .models import RatingTrust
+from analytics import selectors
+from analytics.doubt import CERTAINTY, PROVISIONAL_BELOW, doubt_of, trust_summary
+from analytics.models import RatingTrust
 
 
 class RatedSerializer(serializers.Serializer):  # type: ignore[type-arg]

@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from . import apis, nightapis, nightviews, records_views, trust_api, views
+from analytics import apis, nightapis, nightviews, records_views, trust_api, views
 
 app_name = "analytics"
 

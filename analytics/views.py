@@ -16,9 +16,9 @@ from scoring import rules
 from scoring.numbers import decimal_mark
 from scoring.throttles import heavy_throttle
 
-from . import charts, selectors, services, svg
-from .models import Snapshot
-from .stats import StatsFilter
+from analytics import charts, selectors, services, svg
+from analytics.models import Snapshot
+from analytics.stats import StatsFilter
 
 TITLES = {
     "win_rate_by_game": gettext_lazy("Win rate by game"),

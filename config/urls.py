@@ -5,7 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from analytics.urls import api_urlpatterns as analytics_api
 from frontend.views.accounts import admin_login
 
-from . import views
+from config import views
 
 urlpatterns = [
     # Django tries these in order: the API first (a round entered from a phone is the most frequent request)

@@ -7,7 +7,7 @@ from rest_framework import serializers
 
 from scoring.models import Match
 
-from .serializers import ObjectField, PresetRefSerializer
+from scoring.serializers import ObjectField, PresetRefSerializer
 
 
 class OptionsPreviewRequestSerializer(serializers.Serializer):

@@ -4,21 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from .apis import (
-    accounts,
-    bgstats,
-    checks,
-    exports,
-    groups,
-    matches,
-    players,
-    presets,
-    rounds,
-    rulesets,
-    stakes,
-    totals,
-    whatif,
-)
+from scoring.apis import accounts, bgstats, checks, exports, groups, matches, players, presets, rounds, rulesets, stakes, totals, whatif
 
 app_name = "api"
 

@@ -34,37 +34,12 @@ defines it, which is where the others look it up.
 
 from __future__ import annotations
 
-from ..stats import StatsFilter
-from .health import worker_ping_record
-from .marking import stats_mark_group_stale, stats_mark_stale
-from .rebuild import (
-    REBUILD_RUNS_KEPT,
-    rebuild_threads,
-    stats_rebuild_all,
-    stats_rebuild_begin,
-    stats_rebuild_dispatch,
-    stats_rebuild_group,
-    stats_rebuild_part,
-)
-from .refresh import (
-    GROUP_LOCK,
-    RUN_LOCK,
-    group_lock,
-    refresh_threads,
-    stats_catch_up,
-    stats_group_refresh,
-    stats_group_refresh_spaced,
-)
-from .scheduling import (
-    BROKER_BACKOFF_SECONDS,
-    BROKER_ERRORS,
-    QUEUED_MARK_SECONDS,
-    snapshot_request,
-    stats_enqueue,
-    stats_match_changed,
-    stats_schedule,
-    stats_schedule_group,
-)
+from analytics.stats import StatsFilter
+from analytics.services.health import worker_ping_record
+from analytics.services.marking import stats_mark_group_stale, stats_mark_stale
+from analytics.services.rebuild import REBUILD_RUNS_KEPT, rebuild_threads, stats_rebuild_all, stats_rebuild_begin, stats_rebuild_dispatch, stats_rebuild_group, stats_rebuild_part
+from analytics.services.refresh import GROUP_LOCK, RUN_LOCK, group_lock, refresh_threads, stats_catch_up, stats_group_refresh, stats_group_refresh_spaced
+from analytics.services.scheduling import BROKER_BACKOFF_SECONDS, BROKER_ERRORS, QUEUED_MARK_SECONDS, snapshot_request, stats_enqueue, stats_match_changed, stats_schedule, stats_schedule_group
 
 __all__ = [
     "BROKER_BACKOFF_SECONDS",

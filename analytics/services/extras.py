@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..doubt import Backtests, trust_refresh
-from ..records import records_refresh
+from analytics.doubt import Backtests, trust_refresh
+from analytics.records import records_refresh
 
 
 def stats_extras_refresh(

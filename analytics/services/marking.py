@@ -18,9 +18,9 @@ from django.utils import timezone
 
 from scoring.models import Match, Seat
 
-from ..models import MatchStanding, RatingHistory, Snapshot, StatsDirty
-from ..sql import dt
-from ..stats import ALL, snapshot_key
+from analytics.models import MatchStanding, RatingHistory, Snapshot, StatsDirty
+from analytics.sql import dt
+from analytics.stats import ALL, snapshot_key
 
 logger = logging.getLogger(__name__)
 

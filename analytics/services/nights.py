@@ -19,11 +19,11 @@ from django.utils.translation import get_language
 from scoring.models import Match
 from scoring.services.access import member_require
 
-from ..models import NightBreak, NightFigures, NightImage
-from ..nightfigures import night_figures_compute, night_version
-from ..nightimage import night_png
-from ..nightreport import night_report
-from ..nights import Night, natural_starts, night_gap, night_matches
+from analytics.models import NightBreak, NightFigures, NightImage
+from analytics.nightfigures import night_figures_compute, night_version
+from analytics.nightimage import night_png
+from analytics.nightreport import night_report
+from analytics.nights import Night, natural_starts, night_gap, night_matches
 
 # The first key of PostgreSQL's two-key advisory locks held while a night's figures or image are computed.
 NIGHT_LOCK = 7010

@@ -15,16 +15,16 @@ from django.utils import timezone
 
 from scoring.models import Group, Match, Seat
 
-from .. import grouprows, payloads
-from ..doubt import Backtests
-from ..models import MatchStanding, Snapshot, StatsDirty
-from ..ratings import ratings_replay
-from ..sql import rows
-from ..standings import standings_group_rebuild, standings_match_refresh
-from ..stats import StatsFilter
-from .extras import stats_extras_refresh
-from .marking import _flag, _group_update, _mark, _rated_after, _snapshot_defaults
-from .scheduling import _queued_release, refresh_started, spacing_left
+from analytics import grouprows, payloads
+from analytics.doubt import Backtests
+from analytics.models import MatchStanding, Snapshot, StatsDirty
+from analytics.ratings import ratings_replay
+from analytics.sql import rows
+from analytics.standings import standings_group_rebuild, standings_match_refresh
+from analytics.stats import StatsFilter
+from analytics.services.extras import stats_extras_refresh
+from analytics.services.marking import _flag, _group_update, _mark, _rated_after, _snapshot_defaults
+from analytics.services.scheduling import _queued_release, refresh_started, spacing_left
 
 # The first key of PostgreSQL's two-key advisory locks: one recomputation per group, one finish per rebuild run.
 GROUP_LOCK = 7007

@@ -19,10 +19,10 @@ from django.db import connection, transaction
 from scoring.models import Match, Seat
 from scoring.outages import Outage
 
-from ..models import Snapshot
-from ..stats import StatsFilter, snapshot_key
-from . import registry
-from .marking import _dirty_record, _mark_match, stats_mark_group_stale, stats_mark_stale
+from analytics.models import Snapshot
+from analytics.stats import StatsFilter, snapshot_key
+from analytics.services import registry
+from analytics.services.marking import _dirty_record, _mark_match, stats_mark_group_stale, stats_mark_stale
 
 logger = logging.getLogger(__name__)
 

@@ -24,7 +24,7 @@ from scoring import bgstats_export, selectors, services
 from scoring.services.bgstats import NEW, SKIP
 from scoring.throttles import heavy_throttle
 
-from .common import error_text, page
+from frontend.views.common import error_text, page
 
 KEEP_SECONDS = 3600
 

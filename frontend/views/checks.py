@@ -20,7 +20,7 @@ from scoring.confirming import UNCHECKED, match_checks
 from scoring.rules import tricks
 from scoring.services.confirm import NOTE_MAX
 
-from .common import error_text, page
+from frontend.views.common import error_text, page
 
 
 @login_required
@@ -91,7 +91,7 @@ def round_dispute(request: HttpRequest, match_id: int, number: int) -> HttpRespo
                 % {"n": number},
             )
             return _back(match.pk)
-    from .matches import _per_player
+    from frontend.views.matches import _per_player
 
     [standing] = match_checks(match=match, rounds=[rnd], user=request.user, group=match.group)
     context = {

@@ -23,7 +23,7 @@ from scoring import exporting, importing, rules, selectors, services, spreadshee
 from scoring.models import Match, Membership, Player
 from scoring.throttles import heavy_throttle
 
-from .common import error_text, page
+from frontend.views.common import error_text, page
 
 
 def _group_url(group_id: int, part: str) -> str:

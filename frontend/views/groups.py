@@ -17,7 +17,7 @@ from frontend.rulebook import games
 from scoring import selectors, services
 from scoring.models import Membership
 
-from .common import error_text, page, stats_url
+from frontend.views.common import error_text, page, stats_url
 
 
 @login_required

@@ -24,8 +24,8 @@ from scoring import auth_limits
 from scoring.models import Group
 from scoring.selectors import group_list_sorted, invitation_list_for
 
-from .accounts import TOO_MANY_REQUESTS, refuse
-from .common import page
+from frontend.views.accounts import TOO_MANY_REQUESTS, refuse
+from frontend.views.common import page
 
 # What the service worker stores on install: the app shell and the rules reference.
 SHELL_ASSETS = (

@@ -19,8 +19,8 @@ from django.views.decorators.http import require_POST
 from scoring import selectors, services
 from scoring.models import Group, Preset
 
-from .common import error_text, field_errors, page
-from .matches import _option_fields, _options_from_post
+from frontend.views.common import error_text, field_errors, page
+from frontend.views.matches import _option_fields, _options_from_post
 
 
 def _group_url(group_id: int) -> str:

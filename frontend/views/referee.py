@@ -26,7 +26,7 @@ from scoring import rules, selectors
 from scoring.models import Match
 from scoring.rules import InvalidRound
 
-from .common import page
+from frontend.views.common import page
 
 EDITIONS = ("english", "hungarian")  # NJET's option tie_rule: the edition whose rules decide
 MEINZ_TRICKS = ("0", "1", "2")  # tricks a Meinz player may already hold

@@ -19,8 +19,8 @@ from scoring import selectors, services
 from scoring.services.calculator import ruleset_score
 from scoring.services.errors import RoundTaken
 
-from .common import error_text, page
-from .matches import _board_context, bad_version_page
+from frontend.views.common import error_text, page
+from frontend.views.matches import _board_context, bad_version_page
 
 RETURN_LINES = ("was-sticht.start_returns", "was-sticht.start_returns_chosen")
 

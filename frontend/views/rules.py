@@ -11,7 +11,7 @@ from django.utils.translation import get_language
 from frontend.rulebook import anchor_title, anchors_of, games, in_page_order
 from scoring import selectors
 
-from .common import page
+from frontend.views.common import page
 
 
 def _language() -> str:

@@ -13,8 +13,8 @@ from django.utils import timezone
 from frontend import entry
 from scoring import selectors, services
 
-from .common import error_text, page
-from .matches import _option_fields, _options_from_post, game_picked
+from frontend.views.common import error_text, page
+from frontend.views.matches import _option_fields, _options_from_post, game_picked
 
 
 def _seated(players: list[Any], post: Any) -> tuple[list[int], list[Any]]:

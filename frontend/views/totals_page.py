@@ -8,7 +8,7 @@ from frontend import labels
 from scoring import selectors
 from scoring.models import Match
 
-from .common import page
+from frontend.views.common import page
 
 
 def totals_match_page(request: HttpRequest, match: Match) -> HttpResponse:

@@ -19,8 +19,8 @@ from scoring import selectors, services
 from scoring.models import Match
 from scoring.throttles import heavy_throttle
 
-from .common import error_text, page
-from .matches import _option_fields, _options_from_post
+from frontend.views.common import error_text, page
+from frontend.views.matches import _option_fields, _options_from_post
 
 _ROUND_FIELD = re.compile(r"^rounds\.(\d+)(?:\.|$)")
 

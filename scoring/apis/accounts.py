@@ -21,7 +21,7 @@ from scoring.serializers import ErrorSerializer, MeSerializer, TokenRequestSeria
 from scoring.services import ValidationFailed
 from scoring.throttles import AuthThrottle, TooManyAttempts
 
-from .base import ApiView
+from scoring.apis.base import ApiView
 
 
 class _AuthAttempts:

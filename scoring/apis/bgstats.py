@@ -15,9 +15,9 @@ from scoring.serializers import ErrorSerializer, ObjectField
 from scoring.services import ValidationFailed
 from scoring.throttles import HeavyThrottle, WriteThrottle
 
-from .base import ApiView
-from .exports import ImportJSONParser
-from .groups import ERRORS
+from scoring.apis.base import ApiView
+from scoring.apis.exports import ImportJSONParser
+from scoring.apis.groups import ERRORS
 
 BACKUP = {
     "type": "object",

@@ -16,8 +16,8 @@ from scoring.models import RoundCheck
 from scoring.serializers import INT32
 from scoring.services.confirm import NOTE_MAX
 
-from .base import IF_MATCH_REQUIRED, ApiView
-from .groups import ERRORS
+from scoring.apis.base import IF_MATCH_REQUIRED, ApiView
+from scoring.apis.groups import ERRORS
 
 
 class GroupSettingsSerializer(serializers.Serializer):  # type: ignore[type-arg]

@@ -26,8 +26,8 @@ from scoring.serializers import ErrorSerializer, GroupSerializer
 from scoring.services import ValidationFailed
 from scoring.throttles import HeavyThrottle, WriteThrottle
 
-from .base import ApiView, _has_nul
-from .groups import ERRORS
+from scoring.apis.base import ApiView, _has_nul
+from scoring.apis.groups import ERRORS
 
 DOCUMENT = {"type": "object", "additionalProperties": True, "description": "a Scorekeeper group export (format 1)"}
 

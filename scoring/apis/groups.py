@@ -24,7 +24,7 @@ from scoring.serializers import (
     MembershipUpdateSerializer,
 )
 
-from .base import ApiView
+from scoring.apis.base import ApiView
 
 ERRORS = {400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer}
 

@@ -23,9 +23,9 @@ from scoring.serializers import (
     VersionSerializer,
 )
 
-from . import examples
-from .base import IF_MATCH, IF_MATCH_REQUIRED, ApiView, etag
-from .groups import ERRORS
+from scoring.apis import examples
+from scoring.apis.base import IF_MATCH, IF_MATCH_REQUIRED, ApiView, etag
+from scoring.apis.groups import ERRORS
 
 STALE = {409: ErrorSerializer}
 

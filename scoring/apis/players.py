@@ -21,8 +21,8 @@ from scoring.serializers import (
     PlayerUpdateSerializer,
 )
 
-from .base import ApiView
-from .groups import ERRORS
+from scoring.apis.base import ApiView
+from scoring.apis.groups import ERRORS
 
 
 def _account(group: Group, user_id: int | None) -> Any:

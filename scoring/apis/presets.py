@@ -15,8 +15,8 @@ from scoring import rules, services
 from scoring.models import Preset
 from scoring.serializers import ErrorSerializer, ObjectField
 
-from .base import ApiView
-from .groups import ERRORS
+from scoring.apis.base import ApiView
+from scoring.apis.groups import ERRORS
 
 
 class PresetVersionSerializer(serializers.Serializer):

@@ -25,9 +25,9 @@ from scoring.serializers import (
 )
 from scoring.services.errors import RoundTaken
 
-from . import examples
-from .base import IF_MATCH_REQUIRED, ApiView, etag
-from .groups import ERRORS
+from scoring.apis import examples
+from scoring.apis.base import IF_MATCH_REQUIRED, ApiView, etag
+from scoring.apis.groups import ERRORS
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",

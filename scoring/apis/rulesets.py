@@ -26,8 +26,8 @@ from scoring.services.calculator import ruleset_score
 from scoring.services.errors import ValidationFailed
 from scoring.throttles import CalculatorThrottle
 
-from . import examples
-from .base import ApiView
+from scoring.apis import examples
+from scoring.apis.base import ApiView
 
 
 def _describe(ruleset: Any) -> dict[str, Any]:

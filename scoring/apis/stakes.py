@@ -11,8 +11,8 @@ from scoring.selectors_outlook import match_stakes
 from scoring.serializers_outlook import StakesRequestSerializer, StakesSerializer
 from scoring.services import ValidationFailed
 
-from .base import ApiView
-from .groups import ERRORS
+from scoring.apis.base import ApiView
+from scoring.apis.groups import ERRORS
 
 EXAMPLES = [
     OpenApiExample(

@@ -10,8 +10,8 @@ from rest_framework.response import Response
 from scoring import services
 from scoring.serializers import INT32, MatchSerializer, ObjectField
 
-from .base import ApiView
-from .groups import ERRORS
+from scoring.apis.base import ApiView
+from scoring.apis.groups import ERRORS
 
 
 class TotalsMatchCreateSerializer(serializers.Serializer):

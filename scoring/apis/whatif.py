@@ -11,9 +11,9 @@ from scoring import services
 from scoring.serializers_whatif import OptionsPreviewRequestSerializer, PreviewSerializer
 from scoring.throttles import HeavyThrottle, WriteThrottle
 
-from . import examples
-from .base import ApiView
-from .groups import ERRORS
+from scoring.apis import examples
+from scoring.apis.base import ApiView
+from scoring.apis.groups import ERRORS
 
 
 class MatchOptionsPreviewView(ApiView):

@@ -10,7 +10,7 @@ from django.utils.translation import gettext
 from scoring.models import Group, Membership
 from scoring.text import name_clean
 
-from .errors import NotAllowed, ValidationFailed
+from scoring.services.errors import NotAllowed, ValidationFailed
 
 Role = Membership.Role
 

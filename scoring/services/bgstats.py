@@ -19,10 +19,10 @@ from django.utils.translation import gettext
 from scoring import bgstats, rules
 from scoring.models import BgStatsPlay, Group, Match, Player
 
-from .access import owner_require
-from .errors import ServiceError, ValidationFailed
-from .players import player_create
-from .totals import POINTS_LIMIT, match_record_totals, played_at_check
+from scoring.services.access import owner_require
+from scoring.services.errors import ServiceError, ValidationFailed
+from scoring.services.players import player_create
+from scoring.services.totals import POINTS_LIMIT, match_record_totals, played_at_check
 
 NEW = "new"
 SKIP = "skip"

@@ -15,7 +15,7 @@ from scoring import rules
 from scoring.models import Group, Match, Player, Round
 from scoring.rules import InvalidRound, Problem, Ruleset
 
-from .errors import Conflict, StaleVersion, ValidationFailed
+from scoring.services.errors import Conflict, StaleVersion, ValidationFailed
 
 logger = logging.getLogger(__name__)
 
@@ -94,7 +94,7 @@ def stats_match_changed(*, match: Match, players: Sequence[int] | None = None) -
     showing the match (its new version on the live channel)."""
     from analytics import services as analytics_services
 
-    from . import live
+    from scoring.services import live
 
     analytics_services.stats_match_changed(match=match, players=players)
     live.publish_after_commit(match_id=match.pk, version=match.version)

@@ -31,10 +31,10 @@ from scoring.confirming import (
 from scoring.models import Group, Match, Round, RoundCheck, RoundEvent
 from scoring.rules.sides import other_side
 
-from .access import owner_require
-from .common import stats_match_changed, version_check
-from .errors import Conflict, NotAllowed, ValidationFailed
-from .locking import match_lock_member
+from scoring.services.access import owner_require
+from scoring.services.common import stats_match_changed, version_check
+from scoring.services.errors import Conflict, NotAllowed, ValidationFailed
+from scoring.services.locking import match_lock_member
 
 NOTE_MAX = 280
 

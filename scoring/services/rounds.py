@@ -24,22 +24,9 @@ from scoring.models import IdempotencyKey, Match, Round, RoundEvent, Score
 from scoring.rules import Ruleset
 from scoring.selectors import entered_by_names, round_next_number
 
-from .common import (
-    explanation_store,
-    history_or_fail,
-    match_snapshot,
-    normalise_or_fail,
-    options_or_fail,
-    parse_or_fail,
-    request_hash,
-    round_snapshot,
-    ruleset_get,
-    stats_match_changed,
-    totals_only_refuse,
-    version_check,
-)
-from .errors import AlreadyUndone, Conflict, IdempotencyMismatch, RoundTaken, ServiceError
-from .locking import Played, live_rounds, match_lock_member, match_lock_table, seating
+from scoring.services.common import explanation_store, history_or_fail, match_snapshot, normalise_or_fail, options_or_fail, parse_or_fail, request_hash, round_snapshot, ruleset_get, stats_match_changed, totals_only_refuse, version_check
+from scoring.services.errors import AlreadyUndone, Conflict, IdempotencyMismatch, RoundTaken, ServiceError
+from scoring.services.locking import Played, live_rounds, match_lock_member, match_lock_table, seating
 
 # What every round write changes on its match: saving these columns (and those match_state_follow names) only keeps
 # the UPDATE from rewriting the group, the ruleset, the options and the rest.
