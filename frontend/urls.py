@@ -1,7 +1,23 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from frontend.views import accounts, bgstats, checks, group_life, groups, live, matches, outlook, pages, presets, referee, rounds, rules, totals, whatif
+from frontend.views import (
+    accounts,
+    bgstats,
+    checks,
+    group_life,
+    groups,
+    live,
+    matches,
+    outlook,
+    pages,
+    presets,
+    referee,
+    rounds,
+    rules,
+    totals,
+    whatif,
+)
 
 _auth = "frontend/auth/"
 

@@ -4,7 +4,20 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from scoring.models import Group, IdempotencyKey, Invite, InviteUse, Match, Membership, Player, Removal, Round, RoundEvent, Score, Seat
+from scoring.models import (
+    Group,
+    IdempotencyKey,
+    Invite,
+    InviteUse,
+    Match,
+    Membership,
+    Player,
+    Removal,
+    Round,
+    RoundEvent,
+    Score,
+    Seat,
+)
 
 
 class MembershipInline(admin.TabularInline):

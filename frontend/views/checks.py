@@ -14,13 +14,12 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from frontend import entry
-from scoring import selectors, services
-from scoring.confirming import UNCHECKED, match_checks
-from scoring.rules import tricks
-from scoring.services.confirm import NOTE_MAX
-
+from frontend.entry import forms as entry
 from frontend.views.common import error_text, page
+from scoring import selectors, services
+from scoring.rules import tricks
+from scoring.selectors.confirming import UNCHECKED, match_checks
+from scoring.services.confirm import NOTE_MAX
 
 
 @login_required

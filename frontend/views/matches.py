@@ -12,14 +12,15 @@ from django.shortcuts import redirect, render
 from django.utils.translation import get_language
 from django.views.decorators.http import condition, require_POST
 
-from frontend import entry, house_rules, labels, seating
+from frontend import house_rules
+from frontend.entry import forms as entry
+from frontend.entry import labels, seating
+from frontend.entry.turns import round_turns
 from frontend.history import history_rows
 from frontend.rulebook import games
-from frontend.turns import round_turns
+from frontend.views.common import error_text, page
 from scoring import selectors, services
 from scoring.models import Match
-
-from frontend.views.common import error_text, page
 
 # --- starting a match -------------------------------------------------------------------------------------
 

@@ -9,13 +9,63 @@ IdempotencyMismatch 422).
 from __future__ import annotations
 
 from scoring.services.access import member_require, membership_of, owner_require
-from scoring.services.bgstats import bgstats_import, bgstats_plan
 from scoring.services.confirm import group_confirm_rounds, round_confirm, round_dispute
-from scoring.services.errors import Conflict, IdempotencyMismatch, NotAllowed, ServiceError, StaleVersion, ValidationFailed
-from scoring.services.groups import group_create, group_delete, group_leave, group_rename, invitation_decline, invitation_sent_text, invite_accept, invite_create, invite_is_valid, invite_refusal, invite_revoke, member_invite, membership_add, membership_remove, membership_role
-from scoring.services.matches import match_abandon, match_create, match_delete, match_finish, match_options_change, match_rematch, match_reopen
-from scoring.services.players import UNSET, player_create, player_delete, player_link, player_merge, player_remove, player_rename, player_restore, player_update
-from scoring.services.presets import preset_create, preset_current_version, preset_default, preset_delete, preset_get, preset_list, preset_set_default, preset_update, preset_versions_attach
+from scoring.services.errors import (
+    Conflict,
+    IdempotencyMismatch,
+    NotAllowed,
+    ServiceError,
+    StaleVersion,
+    ValidationFailed,
+)
+from scoring.services.groups import (
+    group_create,
+    group_delete,
+    group_leave,
+    group_rename,
+    invitation_decline,
+    invitation_sent_text,
+    invite_accept,
+    invite_create,
+    invite_is_valid,
+    invite_refusal,
+    invite_revoke,
+    member_invite,
+    membership_add,
+    membership_remove,
+    membership_role,
+)
+from scoring.services.matches import (
+    match_abandon,
+    match_create,
+    match_delete,
+    match_finish,
+    match_options_change,
+    match_rematch,
+    match_reopen,
+)
+from scoring.services.players import (
+    UNSET,
+    player_create,
+    player_delete,
+    player_link,
+    player_merge,
+    player_remove,
+    player_rename,
+    player_restore,
+    player_update,
+)
+from scoring.services.presets import (
+    preset_create,
+    preset_current_version,
+    preset_default,
+    preset_delete,
+    preset_get,
+    preset_list,
+    preset_set_default,
+    preset_update,
+    preset_versions_attach,
+)
 from scoring.services.rounds import match_rescore, match_undo_last, round_delete, round_edit, round_record, round_undo
 from scoring.services.totals import match_record_totals
 from scoring.services.whatif import Preview, RoundChange, match_options_preview, match_rescore_preview
@@ -30,8 +80,6 @@ __all__ = [
     "ServiceError",
     "StaleVersion",
     "ValidationFailed",
-    "bgstats_import",
-    "bgstats_plan",
     "group_confirm_rounds",
     "group_create",
     "group_delete",

@@ -8,7 +8,6 @@ from typing import Any
 from django.utils.translation import gettext
 
 from scoring.rules import InvalidRound, Ruleset, to_jsonable
-
 from scoring.services.common import history_or_fail, normalise_or_fail, options_or_fail, rules_failed
 from scoring.services.errors import ValidationFailed
 

@@ -16,7 +16,6 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from scoring.models import Group, Invite, InviteUse, Membership, Player, Removal
-
 from scoring.services.access import _name_clean, member_require, membership_of, owner_require
 from scoring.services.errors import Conflict, NotAllowed, ServiceError, ValidationFailed
 from scoring.services.players import player_create, player_link

@@ -26,7 +26,6 @@ from django.utils.translation import gettext
 
 from scoring.models import Match, Membership, Player, Round, Seat
 from scoring.rules import FactsText
-
 from scoring.services.errors import NotAllowed
 
 

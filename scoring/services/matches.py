@@ -10,9 +10,17 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from scoring.models import Group, Match, Round, RoundEvent, Seat
-
 from scoring.services.access import member_require
-from scoring.services.common import match_snapshot, options_or_fail, players_seated, ruleset_get, stats_group_after_commit, stats_match_changed, totals_only_refuse, version_check
+from scoring.services.common import (
+    match_snapshot,
+    options_or_fail,
+    players_seated,
+    ruleset_get,
+    stats_group_after_commit,
+    stats_match_changed,
+    totals_only_refuse,
+    version_check,
+)
 from scoring.services.errors import Conflict, NotAllowed
 from scoring.services.locking import live_rounds, match_lock, seating
 from scoring.services.presets import preset_version_for

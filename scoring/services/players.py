@@ -10,7 +10,6 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from scoring.models import Group, Invite, Match, Membership, Player, RoundEvent, Score, Seat
-
 from scoring.services.access import _name_clean, member_require, owner_require
 from scoring.services.common import stats_group_after_commit
 from scoring.services.errors import Conflict, NotAllowed, ValidationFailed

@@ -22,7 +22,6 @@ from django.utils.translation import gettext
 
 from scoring.models import Group, Preset, PresetVersion
 from scoring.rules import InvalidRound, Ruleset
-
 from scoring.services.access import _name_clean, member_require
 from scoring.services.common import rules_failed, ruleset_get
 from scoring.services.errors import Conflict, ValidationFailed

@@ -23,8 +23,20 @@ from django.utils.translation import gettext
 from scoring.models import IdempotencyKey, Match, Round, RoundEvent, Score
 from scoring.rules import Ruleset
 from scoring.selectors import entered_by_names, round_next_number
-
-from scoring.services.common import explanation_store, history_or_fail, match_snapshot, normalise_or_fail, options_or_fail, parse_or_fail, request_hash, round_snapshot, ruleset_get, stats_match_changed, totals_only_refuse, version_check
+from scoring.services.common import (
+    explanation_store,
+    history_or_fail,
+    match_snapshot,
+    normalise_or_fail,
+    options_or_fail,
+    parse_or_fail,
+    request_hash,
+    round_snapshot,
+    ruleset_get,
+    stats_match_changed,
+    totals_only_refuse,
+    version_check,
+)
 from scoring.services.errors import AlreadyUndone, Conflict, IdempotencyMismatch, RoundTaken, ServiceError
 from scoring.services.locking import Played, live_rounds, match_lock_member, match_lock_table, seating
 

@@ -17,7 +17,6 @@ from django.utils.translation import gettext
 
 from scoring.models import Group, Match, Player, Seat
 from scoring.rules.types import best_seats
-
 from scoring.services.access import member_require
 from scoring.services.common import options_or_fail, players_seated, ruleset_get, stats_match_changed
 from scoring.services.errors import ValidationFailed

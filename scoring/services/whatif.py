@@ -18,7 +18,6 @@ from django.db import transaction
 from scoring import selectors
 from scoring.models import Match
 from scoring.rules.types import best_seats
-
 from scoring.services.access import member_require
 from scoring.services.locking import match_lock
 from scoring.services.matches import match_options_change
