@@ -221,7 +221,7 @@ NIGHT_GAP_HOURS = max(1, env_int("NIGHT_GAP_HOURS", 4))
 CACHES = {
     "default": (
         {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.RedisCache",
             "LOCATION": REDIS_URL,
             # a Redis outage must cost a request milliseconds, not hang it (the throttles then let it through)
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},

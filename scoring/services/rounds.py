@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from itertools import takewhile
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -39,6 +39,7 @@ from scoring.services.common import (
 )
 from scoring.services.errors import AlreadyUndone, Conflict, IdempotencyMismatch, RoundTaken, ServiceError
 from scoring.services.locking import Played, live_rounds, match_lock_member, match_lock_table, seating
+from scoring.services.round_write import idempotency_insert, round_create_rows
 
 # What every round write changes on its match: saving these columns (and those match_state_follow names) only keeps
 # the UPDATE from rewriting the group, the ruleset, the options and the rest.
@@ -227,7 +228,18 @@ def round_record(
                 expected_number=expected_number,
             )
             response = respond(rnd) if respond is not None else None
-            if idempotency_key:
+            if idempotency_key and connection.vendor == "postgresql":
+                idempotency_insert(
+                    user=user,
+                    key=idempotency_key,
+                    scope=scope,
+                    digest=digest,
+                    round_id=rnd.pk,
+                    status=201,
+                    response=response,
+                    now=timezone.now(),
+                )
+            elif idempotency_key:
                 IdempotencyKey.objects.create(
                     user=user,
                     key=idempotency_key,
@@ -299,15 +311,21 @@ def _round_create(
         from_number=rnd.number,
         names=names,
     )
-    rnd.save()
-    _scores_write(rnd, seats, new=True)
     match.next_number = number + 1
     match.version += 1
     changed = match_state_follow(
         match=match, ruleset=ruleset, results=results, players=len(seats), options=options, user=user
     )
-    match.save(update_fields=[*MATCH_WRITE_FIELDS, *changed])
-    _event(match, rnd, RoundEvent.Action.CREATE, user, None, round_snapshot(rnd))
+    if connection.vendor == "postgresql" and not changed:
+        # the common case in one statement (round_write); the same rows as the ORM writes below
+        round_create_rows(
+            match=match, rnd=rnd, seats=seats, user=user, now=timezone.now(), after=round_snapshot(rnd)
+        )
+    else:
+        rnd.save()
+        _scores_write(rnd, seats, new=True)
+        match.save(update_fields=[*MATCH_WRITE_FIELDS, *changed])
+        _event(match, rnd, RoundEvent.Action.CREATE, user, None, round_snapshot(rnd))
     stats_match_changed(match=match, players=seats)
     rnd.seat_names = names  # type: ignore[attr-defined]  # as read under the lock, for the answer
     return rnd

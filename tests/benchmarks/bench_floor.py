@@ -90,23 +90,30 @@ def tables(matches: int) -> dict[str, Any]:
         services.match_create(group=group, ruleset="njet", options={}, player_ids=players, user=user).pk
         for _ in range(matches)
     ]
-    return {"token": token.key, "players": players, "matches": ids}
+    return {"token": token.key, "user": user.pk, "group": group.pk, "players": players, "matches": ids}
 
 
 class Side:
-    """One side (floor or path): its URL pattern, its matches and a cursor through them."""
+    """One side (floor, path or raw): its URL pattern, its matches and a cursor through them."""
 
-    def __init__(self, name: str, url: str, matches: list[int]) -> None:
+    def __init__(self, name: str, url: str, matches: list[int], raw: Any = None) -> None:
         self.name, self.url, self.matches = name, url, matches
+        self.raw = raw  # floor_raw.RawWriter for the raw side: psycopg alone, no request
         self.done = 0
 
-    def next_url(self) -> str:
+    def next_match(self) -> int:
         match = self.matches[self.done // ROUNDS_PER_MATCH]
         self.done += 1
-        return self.url.format(match=match)
+        return match
+
+    def next_url(self) -> str:
+        return self.url.format(match=self.next_match())
 
 
 def post(client: Any, side: Side) -> Any:
+    if side.raw is not None:
+        side.raw.write(side.next_match())
+        return None
     response = client.post(
         side.next_url(),
         {"facts": FACTS},
@@ -132,6 +139,8 @@ def block(client: Any, side: Side, rounds: int) -> tuple[float, float]:
 
 
 def statements(client: Any, side: Side, *, show: bool = False) -> int:
+    if side.raw is not None:
+        return 0  # not a Django connection: the same statements as the path (floor_raw.py)
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -148,19 +157,20 @@ def spread(values: list[float]) -> str:
     return f"{min(values):.2f}–{max(values):.2f}"
 
 
-def prepare(*, rounds: int, warmup: int) -> tuple[Any, Side, Side, dict[str, int]]:
+def prepare(*, rounds: int, warmup: int, raw: bool = False) -> tuple[Any, Side, Side, dict[str, int]]:
     """A client and both sides with matches for ``rounds`` more rounds each, after ``warmup`` untimed rounds a
     side. The floor stores what the path stored for the same facts (a first path round, untimed). Also returns
-    the size of each side's answer."""
+    the size of each side's answer.  With ``raw`` the answer's sides also hold a third, ``raw`` (floor_raw.py),
+    as ``sizes["raw_side"]``."""
     import floor_view
     from rest_framework.test import APIClient
 
     from scoring.models import Round
 
     need = -(-(warmup + rounds + 1) // ROUNDS_PER_MATCH) + 1
-    made = tables(2 * need)
+    made = tables(3 * need if raw else 2 * need)
     path = Side("path", "/api/v1/matches/{match}/rounds", made["matches"][:need])
-    floor = Side("floor", "/bench/floor/matches/{match}/rounds", made["matches"][need:])
+    floor = Side("floor", "/bench/floor/matches/{match}/rounds", made["matches"][need : 2 * need])
     client = APIClient(SERVER_NAME="localhost")  # in ALLOWED_HOSTS everywhere
     client.credentials(HTTP_AUTHORIZATION=f"Token {made['token']}")
 
@@ -177,35 +187,64 @@ def prepare(*, rounds: int, warmup: int) -> tuple[Any, Side, Side, dict[str, int
     for _ in range(warmup):
         post(client, path)
         post(client, floor)
-    sizes = {side.name: len(post(client, side).content) for side in (path, floor)}
+    sizes: dict[str, Any] = {side.name: len(post(client, side).content) for side in (path, floor)}
+    if raw:
+        from django.conf import settings
+        from floor_raw import RawWriter
+
+        db = settings.DATABASES["default"]
+        dsn = f"host={db['HOST'] or '127.0.0.1'} port={db['PORT'] or 5432} dbname={db['NAME']} user={db['USER']}"
+        template = {**floor_view.FLOOR, "answer": first}
+        writer = RawWriter(
+            dsn, token=made["token"], user_id=made["user"], group_id=made["group"], seats=made["players"],
+            template=template,
+        )
+        raw_side = Side("raw", "", made["matches"][2 * need :], raw=writer)
+        for _ in range(warmup):
+            post(client, raw_side)
+        sizes["raw_side"] = raw_side
     return client, path, floor, sizes
+
+
+RAW_GOAL = 0.4  # issue 48: a round write's CPU at most 2.5 x that of the same statements sent by psycopg
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=200, help="rounds a block (default 200)")
-    parser.add_argument("--blocks", type=int, default=6, help="floor/path pairs of blocks (default 6)")
+    parser.add_argument("--blocks", type=int, default=6, help="rounds of blocks, one block a side (default 6)")
     parser.add_argument("--warmup", type=int, default=30, help="untimed rounds a side first (default 30)")
     parser.add_argument("--prod", action="store_true", help="use the prod-up environment (var/prod/env)")
     parser.add_argument("--sql", action="store_true", help="print the statements of one round of each side")
+    parser.add_argument("--no-raw", action="store_true", help="leave out the raw psycopg side (floor_raw.py)")
     args = parser.parse_args()
     setup_django(prod=args.prod)
-    client, path, floor, sizes = prepare(rounds=args.rounds * args.blocks + 1, warmup=args.warmup)
+    client, path, floor, sizes = prepare(rounds=args.rounds * args.blocks + 1, warmup=args.warmup, raw=not args.no_raw)
+    raw = sizes.pop("raw_side", None)
+    sides = [s for s in (floor, path, raw) if s is not None]
 
-    figures: dict[str, list[tuple[float, float]]] = {"floor": [], "path": []}
-    ratios = []
+    figures: dict[str, list[tuple[float, float]]] = {side.name: [] for side in sides}
+    ratios: list[float] = []
+    raw_ratios: list[float] = []
     for pair in range(args.blocks):
-        order = (floor, path) if pair % 2 == 0 else (path, floor)
+        order = sides[pair % len(sides) :] + sides[: pair % len(sides)]  # every side takes every place in turn
         got = {side.name: block(client, side, args.rounds) for side in order}
         for name, value in got.items():
             figures[name].append(value)
         ratios.append(got["floor"][0] / got["path"][0])
-        print(
-            f"pair {pair + 1} ({order[0].name} first): floor {got['floor'][0]:.2f} ms, path {got['path'][0]:.2f} ms "
-            f"CPU a round; floor/path {ratios[-1]:.2f}",
-            flush=True,
+        line = (
+            f"blocks {pair + 1} ({order[0].name} first): floor {got['floor'][0]:.2f} ms, path {got['path'][0]:.2f} ms"
         )
+        if raw is not None:
+            raw_ratios.append(got["raw"][0] / got["path"][0])
+            line += f", raw {got['raw'][0]:.2f} ms"
+        line += f" CPU a round; floor/path {ratios[-1]:.2f}"
+        if raw is not None:
+            line += f", raw/path {raw_ratios[-1]:.2f}"
+        print(line, flush=True)
     counted = {side.name: statements(client, side, show=args.sql) for side in (path, floor)}
+    if raw is not None:
+        raw.raw.close()
 
     med = {name: statistics.median(c for c, _ in values) for name, values in figures.items()}
     wall = {name: statistics.median(w for _, w in values) for name, values in figures.items()}
@@ -217,15 +256,28 @@ def main() -> None:
             f"{name:5}: CPU {med[name]:.2f} ms a round (block medians {spread(cpus)}), wall {wall[name]:.2f} ms, "
             f"{counted[name]} SQL statements a round, answer {sizes[name]} bytes"
         )
+    if raw is not None:
+        cpus = [c for c, _ in figures["raw"]]
+        print(f"raw  : CPU {med['raw']:.2f} ms a round (block medians {spread(cpus)}), wall {wall['raw']:.2f} ms")
     print(
-        f"floor/path CPU: {ratio:.2f} (pairs {spread(ratios)}; {args.blocks} pairs of {args.rounds} rounds) "
+        f"floor/path CPU: {ratio:.2f} (pairs {spread(ratios)}; {args.blocks} rounds of blocks of {args.rounds} rounds) "
         f"goal ≥ {GOAL}: {'PASS' if ratio >= GOAL else 'MISS'}"
     )
+    raw_ratio = statistics.median(raw_ratios) if raw_ratios else None
+    if raw_ratio is not None:
+        print(
+            f"raw/path CPU: {raw_ratio:.2f} (blocks {spread(raw_ratios)}) goal ≥ {RAW_GOAL}: "
+            f"{'PASS' if raw_ratio >= RAW_GOAL else 'MISS'}"
+        )
     save(
         "floor",
         {
             "ratio": ratio,
             "ratios": ratios,
+            "raw_ratio": raw_ratio,
+            "raw_ratios": raw_ratios,
+            "raw_cpu_ms": med.get("raw"),
+            "raw_pass": raw_ratio is not None and raw_ratio >= RAW_GOAL,
             "path_cpu_ms": med["path"],
             "floor_cpu_ms": med["floor"],
             "path_wall_ms": wall["path"],
