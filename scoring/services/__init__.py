@@ -66,7 +66,8 @@ from scoring.services.presets import (
     preset_update,
     preset_versions_attach,
 )
-from scoring.services.rounds import match_rescore, match_undo_last, round_delete, round_edit, round_record, round_undo
+from scoring.services.round_changes import match_rescore, match_undo_last, round_delete, round_edit, round_undo
+from scoring.services.rounds import round_record
 from scoring.services.totals import match_record_totals
 from scoring.services.whatif import Preview, RoundChange, match_options_preview, match_rescore_preview
 

@@ -24,7 +24,7 @@ from scoring.services.common import (
 from scoring.services.errors import Conflict, NotAllowed
 from scoring.services.locking import live_rounds, match_lock, seating
 from scoring.services.presets import preset_version_for
-from scoring.services.rounds import _event, match_state_follow, rounds_rescore
+from scoring.services.rescoring import _event, match_state_follow, rounds_rescore
 
 
 @transaction.atomic

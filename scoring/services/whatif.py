@@ -21,7 +21,7 @@ from scoring.rules.types import best_seats
 from scoring.services.access import member_require
 from scoring.services.locking import match_lock
 from scoring.services.matches import match_options_change
-from scoring.services.rounds import match_rescore
+from scoring.services.round_changes import match_rescore
 
 
 @dataclass(frozen=True)
