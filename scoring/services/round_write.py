@@ -29,6 +29,27 @@ def _q(name: str) -> str:
     return connection.ops.quote_name(name)
 
 
+# The columns each statement writes: every concrete column of its model but the id (tests/scoring/test_round_write.py
+# checks that, so that a column added to a model cannot be left out of this statement).
+ROUND_FIELDS = (
+    "match",
+    "number",
+    "facts",
+    "ruleset_version",
+    "points",
+    "explanation",
+    "version",
+    "entered_by",
+    "created_at",
+    "updated_at",
+    "deleted_at",
+    "uid",
+)
+SCORE_FIELDS = ("round", "match", "player", "seat", "points")
+EVENT_FIELDS = ("match", "round", "round_number", "action", "actor", "at", "before", "after")
+KEY_FIELDS = ("user", "key", "scope", "request_hash", "round", "status", "response", "created_at")
+
+
 def _columns(model: Any, *names: str) -> list[str]:
     meta = model._meta
     return [_q(meta.get_field(name).column) for name in names]
@@ -36,26 +57,13 @@ def _columns(model: Any, *names: str) -> list[str]:
 
 @cache
 def _create_sql() -> str:
-    rnd = _columns(
-        Round,
-        "match",
-        "number",
-        "facts",
-        "ruleset_version",
-        "points",
-        "explanation",
-        "version",
-        "entered_by",
-        "created_at",
-        "updated_at",
-        "deleted_at",
-    )
-    score = _columns(Score, "round", "match", "player", "seat", "points")
-    event = _columns(RoundEvent, "match", "round", "round_number", "action", "actor", "at", "before", "after")
+    rnd = _columns(Round, *ROUND_FIELDS)
+    score = _columns(Score, *SCORE_FIELDS)
+    event = _columns(RoundEvent, *EVENT_FIELDS)
     next_number, version, updated_at = _columns(Match, "next_number", "version", "updated_at")
     return (
         f"WITH r AS (INSERT INTO {_q(Round._meta.db_table)} ({', '.join(rnd)}) "
-        "VALUES (%s, %s, %s::jsonb, %s, %s::jsonb, %s::jsonb, %s, %s, %s, %s, NULL) RETURNING id), "
+        "VALUES (%s, %s, %s::jsonb, %s, %s::jsonb, %s::jsonb, %s, %s, %s, %s, NULL, %s) RETURNING id), "
         f"s AS (INSERT INTO {_q(Score._meta.db_table)} ({', '.join(score)}) "
         "SELECT r.id, %s, u.player, u.seat, u.points FROM r, "
         "UNNEST(%s::bigint[], %s::smallint[], %s::integer[]) AS u(player, seat, points)), "
@@ -87,6 +95,7 @@ def round_create_rows(
         rnd.entered_by_id,
         now,
         now,
+        rnd.uid,
         match.pk,
         list(seats),
         list(range(len(seats))),
@@ -111,7 +120,7 @@ def round_create_rows(
 
 @cache
 def _idempotency_sql() -> str:
-    cols = _columns(IdempotencyKey, "user", "key", "scope", "request_hash", "round", "status", "response", "created_at")
+    cols = _columns(IdempotencyKey, *KEY_FIELDS)
     return (
         f"INSERT INTO {_q(IdempotencyKey._meta.db_table)} ({', '.join(cols)}) "
         "VALUES (%s, %s, %s, %s, %s, %s, %s::jsonb, %s)"

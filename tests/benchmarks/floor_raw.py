@@ -102,6 +102,7 @@ class RawWriter:
                         self.user_id,
                         now,
                         now,
+                        uuid.uuid4(),  # the round's stable identifier
                         match_id,
                         self.seats,
                         list(range(len(self.seats))),
