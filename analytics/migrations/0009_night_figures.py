@@ -31,7 +31,7 @@ class Migration(migrations.Migration):
                 ('version', models.CharField(max_length=64)),
                 ('png', models.BinaryField()),
                 ('drawn_at', models.DateTimeField()),
-                ('night', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='images', to='analytics.nights.figures')),
+                ('night', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='images', to='analytics.nightfigures')),
             ],
             options={
                 'constraints': [models.UniqueConstraint(fields=('night', 'language'), name='night_image_unique')],
