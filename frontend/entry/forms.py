@@ -16,7 +16,8 @@ from typing import Any
 from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext
 
-from frontend.entry.base import (  # noqa: F401 - re-exported: the views and entry_games read them here
+from frontend.entry import counting, games  # noqa: F401 - registers the adapters
+from frontend.entry.base import (  # noqa: F401 - re-exported: the views and the game adapters read them here
     ADAPTERS,
     EntryContext,
     GameEntry,

@@ -312,7 +312,7 @@ def test_the_deployment_says_how_many_proxies_stand_in_front():
     """Row "API auth/token" (the nginx site appends to the header, so the deployed stack was open too): the
     production environment and `make prod-up` trust exactly the one nginx, which appends the address it was
     connected from; a negative count stops the settings with one line."""
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     assert "\nTRUSTED_PROXIES=1\n" in (root / "deploy" / "production.env.example").read_text()
     assert "export TRUSTED_PROXIES=1" in (root / "deploy" / "prod_up.sh").read_text()
     assert "X-Forwarded-For $proxy_add_x_forwarded_for" in (root / "deploy" / "nginx" / "scorekeeper.conf").read_text()
