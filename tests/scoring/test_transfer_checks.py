@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from scoring import exporting, services
-from scoring.confirming import CONFIRMED, DISPUTED, TO_CONFIRM, UNCHECKED, match_checks
+from scoring.confirming import CONFIRMED, DISPUTED, TO_CONFIRM, UNCHECKED
 from scoring.models import Group, Match, Player, Round, RoundCheck, RoundEvent
-from tests.scoring.helpers import njet_facts, record
+from tests.scoring.helpers import njet_facts, record, standings
 
 pytestmark = pytest.mark.django_db
 
@@ -30,18 +30,6 @@ def _link(table: Any, name: str) -> None:
 def _confirm(match: Match, number: int, user: Any) -> None:
     rnd = Round.objects.get(match=match, number=number, deleted_at__isnull=True)
     services.round_confirm(match_id=match.pk, number=number, user=user, expected_version=rnd.version)
-
-
-def _standings(group: Group, user: Any) -> dict[str, list[tuple[Any, ...]]]:
-    """Where every live round of every match of ``group`` stands, as a phone shows it, by match uid."""
-    out = {}
-    for match in Match.objects.filter(group=group):
-        rounds = list(match.rounds.filter(deleted_at__isnull=True).order_by("number"))
-        out[str(match.uid)] = [
-            (s.number, s.version, s.state, s.saved_by, s.by, s.note, s.at, s.can_act, tuple(s.confirmers))
-            for s in match_checks(match=match, rounds=rounds, user=user)
-        ]
-    return out
 
 
 def _checks(group: Group) -> list[tuple[Any, ...]]:
@@ -85,7 +73,7 @@ def test_confirmed_disputed_and_waiting_rounds_come_back_as_they_were(table, che
     ]
     assert [e["action"] for e in match["history"]].count("confirm") == 2
     assert [r["version"] for r in match["rounds"]] == [1, 1, 1, 1, 2]
-    original = _standings(table.group, table.member)
+    original = standings(table.group, table.member)
     assert [s[2] for s in original[match["uid"]]] == [UNCHECKED, CONFIRMED, DISPUTED, TO_CONFIRM, TO_CONFIRM]
 
     copy = _copy(table)
@@ -93,15 +81,15 @@ def test_confirmed_disputed_and_waiting_rounds_come_back_as_they_were(table, che
 
     since = Group.objects.get(pk=table.group.pk).confirm_rounds_since
     assert Group.objects.get(pk=copy.pk).confirm_rounds_since == since
-    assert _standings(copy, table.member) == original
-    assert _standings(copy, table.owner) == _standings(table.group, table.owner)
+    assert standings(copy, table.member) == original
+    assert standings(copy, table.owner) == standings(table.group, table.owner)
     assert _checks(copy) == _checks(table.group)
     assert exporting.group_export(group=copy)["matches"] == doc["matches"]
     # the copy goes on as the original would: the waiting round is confirmed, the disputed one settled
     restored = Match.objects.get(group=copy)
     _confirm(restored, 4, table.member)
     _confirm(restored, 3, table.member)
-    assert [s[2] for s in _standings(copy, table.member)[match["uid"]]] == [
+    assert [s[2] for s in standings(copy, table.member)[match["uid"]]] == [
         UNCHECKED, CONFIRMED, CONFIRMED, CONFIRMED, TO_CONFIRM
     ]  # fmt: skip
 
@@ -153,7 +141,7 @@ def test_a_new_group_from_the_file_confirms_rounds_as_its_source_did(table, chec
     assert group.confirm_rounds_since == Group.objects.get(pk=table.group.pk).confirm_rounds_since
     # mate imported it, so his account is a member and stays the one who confirmed; olga's saves are unknown
     assert {c.by for c in RoundCheck.objects.filter(match__group=group)} == {table.member}
-    states = [s[2] for s in next(iter(_standings(group, table.member).values()))]
+    states = [s[2] for s in next(iter(standings(group, table.member).values()))]
     assert states == [UNCHECKED, CONFIRMED, DISPUTED, TO_CONFIRM, TO_CONFIRM]
 
 
@@ -193,7 +181,7 @@ def test_rounds_of_an_older_file_do_not_wait_in_a_group_that_confirms_rounds(tab
 
     exporting.group_import(group=copy, data=doc, user=table.owner)
 
-    assert [s[2] for s in next(iter(_standings(copy, table.member).values()))] == [UNCHECKED, UNCHECKED]
+    assert [s[2] for s in next(iter(standings(copy, table.member).values()))] == [UNCHECKED, UNCHECKED]
     assert list(Round.objects.filter(match__group=copy).values_list("version", flat=True)) == [1, 1]
 
 
