@@ -1,7 +1,7 @@
 """The parts of an import document besides players, matches and rounds (``import_check`` reads those): the
 stable identifiers, the house rules with their versions, a match's history and the other side's confirmations
-and disputes of its rounds.  Each check adds its problems
-under a field path and returns what the writer needs, or None when something is wrong.
+and disputes of its rounds.  Each check adds its problems under a field path and returns what the writer needs,
+or None when something is wrong.
 """
 
 from __future__ import annotations
