@@ -107,16 +107,9 @@ def _presets(group: Group, owner: Any, spec: GroupSpec) -> dict[str, list[Preset
         ruleset = rules.get(game)
         if not preset_option_keys(ruleset):
             continue
-        try:
-            preset = services.preset_create(
-                group=group, ruleset=game, name=f"Ours {n}", options={}, user=owner, is_default=default
-            )
-        except services.ValidationFailed:
-            # Known, outside the export: Was sticht? house rules cannot be saved at all (the options check asks
-            # for the per-match task draft a house rule leaves out); every other game's must be
-            if game != "was-sticht":
-                raise
-            continue
+        preset = services.preset_create(
+            group=group, ruleset=game, name=f"Ours {n}", options={}, user=owner, is_default=default
+        )
         rng = Random(n)
         for v in range(1, versions):
             count = rng.choice(synthetic.GAMES[game].players)
