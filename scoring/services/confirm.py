@@ -50,7 +50,7 @@ def group_confirm_rounds(*, group: Group, on: bool, user: Any) -> Group:
     return group
 
 
-def _note_clean(note: Any) -> str:
+def note_clean(note: Any) -> str:
     if note is None:
         return ""
     if not isinstance(note, str):
@@ -150,5 +150,5 @@ def round_dispute(*, match_id: int, number: Any, user: Any, expected_version: in
     round stays as it is, marked, until someone edits it (the new version waits for a confirmation again) or a
     player of the other side confirms it after all."""
     return _check_write(
-        match_id=match_id, number=number, user=user, version=expected_version, state=DISPUTED, note=_note_clean(note)
+        match_id=match_id, number=number, user=user, version=expected_version, state=DISPUTED, note=note_clean(note)
     )

@@ -46,8 +46,16 @@ def preset_options_parse(ruleset: Ruleset, options: Any, *, language: str | None
         raise ValidationFailed.single("options", gettext("Options must be a JSON object."))
     keys = preset_option_keys(ruleset)
     given = {**ruleset.language_defaults(language), **(options or {})}
+    counts = range(ruleset.min_players, ruleset.max_players + 1)
+    setups = {spec.key for spec in ruleset.options if spec.kind == "json"} - set(given)
+    if setups:
+        # a preset holds no per-match set-up (Was sticht?'s drafted task cards), but the parser needs one: the
+        # game's worked example lends its own, at its table size, so that the rest is checked as for a match
+        example = ruleset.example
+        given = {**{key: example["options"][key] for key in setups}, **given}
+        counts = range(example["players"], example["players"] + 1)
     best: InvalidRound | None = None
-    for players in range(ruleset.min_players, ruleset.max_players + 1):
+    for players in counts:
         try:
             parsed = ruleset.options_parse(given, players=players)
         except InvalidRound as exc:

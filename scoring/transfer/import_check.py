@@ -23,7 +23,7 @@ from scoring.models import Match
 from scoring.rules import InvalidRound, Ruleset
 from scoring.services.common import explanation_store, rules_failed
 from scoring.transfer.import_fields import INT32, Problems, unstorable
-from scoring.transfer.import_parts import history, presets, uid
+from scoring.transfer.import_parts import checks, history, presets, uid
 from scoring.transfer.import_plan import MatchPlan, Plan, PlayerPlan, RoundPlan
 from scoring.transfer.sections import SECTIONS
 
@@ -79,6 +79,9 @@ def _round_head(c: Problems, raw: Any, rpath: str, *, seats: int, count: int) ->
         "deleted_at": c.when(r.get("deleted_at"), f"{rpath}.deleted_at", null=True),
         "facts": r.get("facts"),
         "uid": uid(c, r.get("uid"), f"{rpath}.uid"),
+        # (an older file has neither: a first version, saved when it was created or deleted)
+        "version": c.whole(r.get("version", 1), f"{rpath}.version", low=1, high=INT32),
+        "updated_at": c.when(r.get("updated_at"), f"{rpath}.updated_at", null=True),
     }
     # What the file says was scored is not used (the rules score again), but it must still be well formed.
     points = r.get("points", [])
@@ -91,7 +94,9 @@ def _round_head(c: Problems, raw: Any, rpath: str, *, seats: int, count: int) ->
         c.text(r.get("ruleset_version"), f"{rpath}.ruleset_version", max_length=20)
     if "explanation" in r and not isinstance(r.get("explanation"), list):
         c.add(f"{rpath}.explanation", gettext("Expected a list."))
-    if None in (head["number"], head["created_at"]) or (r.get("deleted_at") is not None and not head["deleted_at"]):
+    if None in (head["number"], head["created_at"], head["version"]) or any(
+        r.get(key) is not None and head[key] is None for key in ("deleted_at", "updated_at")
+    ):
         return None
     return head
 
@@ -220,6 +225,8 @@ def _match(c: Problems, raw: Any, path: str, players: dict[str, PlayerPlan]) -> 
                 created_at=h["created_at"],
                 deleted_at=h["deleted_at"],
                 uid=h["uid"],
+                version=h["version"],
+                updated_at=h["updated_at"] or max(h["created_at"], h["deleted_at"] or h["created_at"]),
             )
         )
     return plan
@@ -306,8 +313,8 @@ def _state_agrees(c: Problems, path: str, *, state: str, reason: str, finished: 
 def _match_extras(
     c: Problems, m: dict[str, Any], path: str, plan: MatchPlan, versions: dict[tuple[str, int], str]
 ) -> bool:
-    """The match's identifier, creator, house rules, BG Stats link, recorded winners (totals-only) and history
-    onto ``plan``; False (and problems) when any is wrong."""
+    """The match's identifier, creator, house rules, BG Stats link, recorded winners (totals-only), history and
+    the other side's word on its rounds onto ``plan``; False (and problems) when any is wrong."""
     before = sum(map(len, c.found.values()))
     plan.uid = uid(c, m.get("uid"), f"{path}.uid")
     if m.get("bgstats_uuid") is not None:
@@ -336,6 +343,8 @@ def _match_extras(
     if len(set(round_uids)) != len(round_uids):
         c.add(f"{path}.rounds", gettext("Two rounds have the same identifier."))
     plan.history = history(c, m.get("history"), path, rounds=set(round_uids))
+    versions_of = {r.uid: r.version for r in plan.rounds if r.uid is not None}
+    plan.checks = checks(c, m.get("checks"), path, rounds=versions_of, seated=plan.players)
     return sum(map(len, c.found.values())) == before
 
 
@@ -357,6 +366,7 @@ def document_check(data: Any, *, progress: Progress | None = None) -> Plan:
         raise ValidationFailed(c.listed())
     group = c.obj(doc.get("group"), "group") or {}
     group_name = group.get("name") if isinstance(group.get("name"), str) else None
+    since = c.when(group.get("confirm_rounds_since"), "group.confirm_rounds_since", null=True)
     players = _players(c, doc)
     house_rules = presets(c, doc.get("presets"))
     versions = {(p.uid, v.number): p.ruleset for p in house_rules for v in p.versions}
@@ -380,4 +390,5 @@ def document_check(data: Any, *, progress: Progress | None = None) -> Plan:
             sections[key] = section.check(doc[key], seen["uid"], c)
     if c.found:
         raise ValidationFailed(c.listed())
-    return Plan(group_name=group_name, players=players, matches=matches, presets=house_rules, sections=sections)
+    return Plan(group_name=group_name, players=players, matches=matches, presets=house_rules, sections=sections,
+                confirm_rounds_since=since)  # fmt: skip

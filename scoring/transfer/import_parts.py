@@ -1,6 +1,7 @@
 """The parts of an import document besides players, matches and rounds (``import_check`` reads those): the
-stable identifiers, the house rules with their versions, and a match's history.  Each check adds its problems
-under a field path and returns what the writer needs, or None when something is wrong.
+stable identifiers, the house rules with their versions, a match's history and the other side's confirmations
+and disputes of its rounds.  Each check adds its problems under a field path and returns what the writer needs,
+or None when something is wrong.
 """
 
 from __future__ import annotations
@@ -11,14 +12,16 @@ from typing import Any
 from django.utils.translation import gettext
 
 from scoring import rules
-from scoring.models import RoundEvent
+from scoring.models import RoundCheck, RoundEvent
 from scoring.services.errors import ValidationFailed
 from scoring.transfer.import_fields import INT32, Problems
-from scoring.transfer.import_plan import EventPlan, PresetPlan, VersionPlan
+from scoring.transfer.import_plan import CheckPlan, EventPlan, PresetPlan, VersionPlan
 
 MAX_PRESETS = 1000
 MAX_VERSIONS = 1000  # per preset
 MAX_EVENTS = 20_000  # per match: a thousand rounds, each edited, deleted and restored a few times
+MAX_CHECKS = 1000  # per match: one per round
+_SAYS = {RoundEvent.Action.CONFIRM: RoundCheck.State.CONFIRMED, RoundEvent.Action.DISPUTE: RoundCheck.State.DISPUTED}
 
 
 def uid(c: Problems, value: Any, path: str) -> str | None:
@@ -148,8 +151,75 @@ def history(c: Problems, value: Any, path: str, *, rounds: set[str]) -> list[Eve
             target = after["undoes"]
             if action != "undo" or not isinstance(target, int) or isinstance(target, bool) or not 0 <= target < k:
                 c.add(f"{epath}.after.undoes", gettext("An undo names an earlier event of the match by its place."))
+        if action in _SAYS:
+            _said(c, e, epath, str(_SAYS[action]), ok_after and after is not None)
+        elif action == RoundEvent.Action.ABANDON and e.get("round") is not None:
+            c.add(f"{epath}.round", gettext("A match is abandoned whole: the line names no round."))
         if at is not None and ok_before and ok_after:
             out.append(EventPlan(str(action), round_uid, number, actor, at, before, after))
     if sum(map(len, c.found.values())) > found:
         return None
+    return out
+
+
+def _said(c: Problems, e: dict[str, Any], epath: str, state: str, has_after: bool) -> None:
+    """A confirmation or dispute in the history: of a round, saying what the other side said of which version."""
+    from scoring.services.confirm import NOTE_MAX
+
+    if e.get("round") is None:
+        c.add(f"{epath}.round", gettext("A confirmation or dispute names its round."))
+    if not has_after:
+        c.add(f"{epath}.after", gettext("A confirmation or dispute keeps what was said, for which version."))
+        return
+    after = e["after"]
+    if after.get("state") != state:
+        c.add(f"{epath}.after.state", gettext("Expected '%(state)s', as the line's action says.") % {"state": state})
+    c.whole(after.get("version"), f"{epath}.after.version", low=1, high=INT32)
+    note = after.get("note", "")
+    if not isinstance(note, str) or len(note) > NOTE_MAX:
+        c.add(f"{epath}.after.note", gettext("Expected a text of at most %(n)d characters.") % {"n": NOTE_MAX})
+
+
+# --- the other side's word on the rounds ------------------------------------------------------------------------
+
+
+def checks(c: Problems, value: Any, path: str, *, rounds: dict[str, int], seated: list[str]) -> list[CheckPlan]:
+    """The match's confirmations and disputes (``checks``; none in an older file or a match without any): each of
+    a round of the match (``rounds``: uid -> the round's version), at most one per round, for a version the round
+    has had, by a player seated in the match (``seated``: their keys)."""
+    from scoring.services.confirm import note_clean
+
+    if value is None:
+        return []
+    out: list[CheckPlan] = []
+    seen: set[str] = set()
+    for k, raw in enumerate(c.items(value, f"{path}.checks", limit=MAX_CHECKS)):
+        cpath = f"{path}.checks[{k}]"
+        found = sum(map(len, c.found.values()))
+        ch = c.obj(raw, cpath)
+        if ch is None:
+            continue
+        key = uid(c, ch.get("round"), f"{cpath}.round")
+        if (key is None and ch.get("round") is None) or (key is not None and key not in rounds):
+            c.add(f"{cpath}.round", gettext("No round of this match has this identifier."))
+        elif key is not None and key in seen:
+            c.add(f"{cpath}.round", gettext("A round has one confirmation or dispute at most."))
+        state = ch.get("state")
+        if state not in RoundCheck.State.values:
+            c.add(f"{cpath}.state", gettext("Expected confirmed or disputed."))
+        version = c.whole(ch.get("version"), f"{cpath}.version", low=1, high=rounds.get(key or "", INT32))
+        by = c.text(ch.get("by"), f"{cpath}.by", null=True)
+        player = c.name(ch.get("player"), f"{cpath}.player") if ch.get("player") is not None else None
+        if player is not None and player.casefold() not in seated:
+            c.add(f"{cpath}.player", gettext("Who confirms or disputes a round is a player of its match."))
+        note = ""
+        try:
+            note = note_clean(ch.get("note"))
+        except ValidationFailed as exc:
+            for text in exc.problems.get("note", []):
+                c.add(f"{cpath}.note", text)
+        at = c.when(ch.get("at"), f"{cpath}.at")
+        if sum(map(len, c.found.values())) == found and key is not None and version is not None and at is not None:
+            seen.add(key)
+            out.append(CheckPlan(key, str(state), version, by, player.casefold() if player else None, note, at))
     return out

@@ -57,6 +57,23 @@ class RoundPlan:
     created_at: datetime
     deleted_at: datetime | None
     uid: str | None = None  # None in an older file: the import gives the round one
+    # which version of its content the round is at, and when it was last saved: a confirmation speaks for one
+    # version, and a round saved before its group began confirming waits for none (``scoring.selectors.confirming``)
+    version: int = 1
+    updated_at: datetime | None = None  # None: when it was created, or deleted (an older file)
+
+
+@dataclass
+class CheckPlan:
+    """The other side's word on one version of a round (a ``RoundCheck``)."""
+
+    round: str  # the uid of a round of the match
+    state: str
+    version: int
+    by: str | None  # the account's username
+    player: str | None  # the player's key (casefolded name), seated in the match
+    note: str
+    at: datetime
 
 
 @dataclass
@@ -77,6 +94,7 @@ class MatchPlan:
     house_rules: tuple[str, int] | None = None  # (the preset's uid, the version's number)
     bgstats_uuid: str | None = None
     history: list[EventPlan] | None = None  # None in an older file: the import starts the history
+    checks: list[CheckPlan] = field(default_factory=list)
 
 
 @dataclass
@@ -86,6 +104,7 @@ class Plan:
     matches: list[MatchPlan]
     presets: list[PresetPlan] = field(default_factory=list)
     sections: dict[str, Any] = field(default_factory=dict)  # key -> the owning app's plan (transfer_sections)
+    confirm_rounds_since: datetime | None = None  # the group had the other side confirm rounds since then
 
     @property
     def round_count(self) -> int:

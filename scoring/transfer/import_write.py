@@ -1,6 +1,6 @@
 """Writing a checked import plan (``importing`` decides what to write): players, house rules, rounds with
-their scores and history, each table in a few statements (COPY on PostgreSQL), keeping the dates the document
-carries."""
+their scores, history and the other side's confirmations, each table in a few statements (COPY on PostgreSQL),
+keeping the dates the document carries."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 from django.db import connection, models
 from django.utils import timezone
 
-from scoring.models import Group, Match, Player, Preset, PresetVersion, Round, RoundEvent, Score
+from scoring.models import Group, Match, Player, Preset, PresetVersion, Round, RoundCheck, RoundEvent, Score
 from scoring.services.common import round_snapshot
 from scoring.transfer.import_plan import EventPlan, MatchPlan, Plan
 
@@ -19,13 +19,15 @@ BATCH = 2000
 
 
 def insert(model: type[models.Model], objs: list[Any], *, ids: bool = False) -> None:
-    """Insert ``objs`` keeping the dates they carry (``auto_now_add`` would put "now"). On PostgreSQL one COPY
-    (with ids taken from the table's sequence first when ``ids``), elsewhere ``bulk_create`` then the dates."""
+    """Insert ``objs`` keeping the dates they carry (``auto_now_add`` and ``auto_now`` would put "now"; a date
+    left None gets it). On PostgreSQL one COPY (with ids taken from the table's sequence first when ``ids``),
+    elsewhere ``bulk_create`` then the dates."""
     if not objs:
         return
     meta = model._meta
     if connection.vendor != "postgresql":
-        dated = [f.attname for f in meta.concrete_fields if getattr(f, "auto_now_add", False)]
+        stamped = ("auto_now_add", "auto_now")
+        dated = [f.attname for f in meta.concrete_fields if any(getattr(f, name, False) for name in stamped)]
         kept = [{name: getattr(obj, name) for name in dated} for obj in objs]
         model.objects.bulk_create(objs, batch_size=BATCH)
         for obj, values in zip(objs, kept, strict=True):
@@ -162,6 +164,28 @@ def _undo_links(events: list[RoundEvent]) -> list[RoundEvent]:
     return fixed
 
 
+def _checks_restored(
+    match: Match, m: MatchPlan, seated: list[Player], made: list[Round], members: dict[str, Any]
+) -> list[RoundCheck]:
+    """The other side's word on the match's rounds as the file has it: the player by their seat, the account
+    when it is a member of the group."""
+    rounds = {str(r.uid): r for r in made}
+    players = dict(zip(m.players, seated, strict=True))
+    return [
+        RoundCheck(
+            round=rounds[c.round],
+            match=match,
+            state=c.state,
+            version=c.version,
+            by=members.get(c.by or ""),
+            player=players.get(c.player or ""),
+            note=c.note,
+            at=c.at,
+        )
+        for c in m.checks
+    ]
+
+
 def rounds_write(batch: list[tuple[Match, MatchPlan, list[Player]]], user: Any, members: dict[str, Any]) -> int:
     """The rounds of a batch of new matches, their scores and their history: the file's history where it has
     one, otherwise a "create" by the importer for every round (and a "delete" for a deleted round, so that it can
@@ -180,16 +204,19 @@ def rounds_write(batch: list[tuple[Match, MatchPlan, list[Player]]], user: Any, 
                 explanation=r.explanation,
                 entered_by=members.get(r.entered_by or ""),
                 deleted_at=r.deleted_at,
+                version=r.version,
             )
             if r.uid is not None:
                 rnd.uid = r.uid
             rnd.created_at = r.created_at  # (the constructor fills auto_now_add fields only on save)
+            rnd.updated_at = r.updated_at  # (None: now)
             made.append(rnd)
         rounds += made
         per_match.append((match, m, seated, made))
     insert(Round, rounds, ids=True)
-    scores, events, restored = [], [], []
+    scores, events, restored, checks = [], [], [], []
     for match, m, seated, made in per_match:
+        checks += _checks_restored(match, m, seated, made, members)
         scores += [
             Score(round=rnd, match=match, player=p, seat=n, points=pts)
             for rnd in made
@@ -220,6 +247,7 @@ def rounds_write(batch: list[tuple[Match, MatchPlan, list[Player]]], user: Any, 
                     )
                 )
     insert(Score, scores)
+    RoundCheck.objects.bulk_create(checks, batch_size=BATCH)  # (keyed by its round: no id of its own to take)
     insert(RoundEvent, events, ids=True)
     fixed = [event for own in restored for event in _undo_links(own)]
     if fixed:

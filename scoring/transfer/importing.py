@@ -87,9 +87,21 @@ def _held(group: Group, plan: Plan) -> list[bool]:
     return out
 
 
+def _confirming_take(group: Group, plan: Plan) -> None:
+    """A group that holds no match yet and does not confirm rounds takes the file's "the other side confirms
+    rounds" with its moment (a group restored from its export is as it was: which rounds wait for a confirmation
+    depends on it); a group with matches of its own, or one that confirms rounds already, keeps its setting."""
+    since = plan.confirm_rounds_since
+    if since is None or Match.objects.filter(group=group).exists():
+        return
+    if Group.objects.filter(pk=group.pk, confirm_rounds_since__isnull=True).update(confirm_rounds_since=since):
+        group.confirm_rounds_since = since
+
+
 def plan_write(*, group: Group, plan: Plan, user: Any, report: Report = _quiet) -> ImportSummary:
     """Write a checked plan into ``group`` (inside the caller's transaction): a few statements per table.  The
     matches the group already holds are left alone, and so are the players seated only in them."""
+    _confirming_take(group, plan)
     members = _member_users(group)
     held = _held(group, plan)
     new = [m for m, here in zip(plan.matches, held, strict=True) if not here]

@@ -76,8 +76,9 @@ def test_the_mue_form_shows_the_stakes_after_the_auction(new_context: Any, make_
     stakes = page.locator("#stakes")
     expect(stakes).to_be_empty()
     tap(page, "chief", 3)
-    for _ in range(4):
-        page.locator('#entry-form [name="bid"] + button[data-step="1"]').click()
+    bid = page.locator('#entry-form [name="bid"]')  # the form starts at the typical bid (stream pad): type it
+    bid.fill("4")
+    bid.press("Tab")
     tap(page, "vice", 2)
     tap(page, "chief_trump", "colour:green")
     tap(page, "partner", 0)

@@ -6,6 +6,7 @@ from typing import Any
 
 from scoring import rules, services
 from scoring.models import Match
+from scoring.selectors.confirming import match_checks
 
 
 def streamed(response: Any) -> bytes:
@@ -78,3 +79,16 @@ def played_match(
         user=table.owner,
     )
     return played, match
+
+
+def standings(group: Any, user: Any) -> dict[str, list[tuple[Any, ...]]]:
+    """Where every live round of every match of ``group`` stands for the other side's confirmation, as ``user``'s
+    phone shows it (``scoring.selectors.confirming.match_checks``), by match uid."""
+    out = {}
+    for match in Match.objects.filter(group=group):
+        rounds = list(match.rounds.filter(deleted_at__isnull=True).order_by("number"))
+        out[str(match.uid)] = [
+            (s.number, s.version, s.state, s.saved_by, s.by, s.note, s.at, s.can_act, tuple(s.confirmers))
+            for s in match_checks(match=match, rounds=rounds, user=user)
+        ]
+    return out

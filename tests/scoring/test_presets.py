@@ -262,3 +262,21 @@ def test_api_is_404_outside_the_group(table: Any, client_for: Any) -> None:
     assert client_for(table.member).get(f"/api/v1/groups/{other.pk}/presets/{preset.pk}").status_code == 404
     preset.refresh_from_db()
     assert preset.name == "Our NJET" and preset.archived_at is None
+
+
+def test_was_sticht_house_rules_keep_their_option_without_a_task_draft(table: Any) -> None:
+    """The drafted task cards are per match, no part of a house rule: a Was sticht? preset is saved with the rest of
+    its options checked (it used to be refused for the missing draft, whatever it held)."""
+    preset = services.preset_create(
+        group=table.group, ruleset="was-sticht", name="Ours", options={"exactly_split": "even"}, user=table.owner
+    )
+    assert preset.versions.get().options == {"exactly_split": "even"}
+    with pytest.raises(services.ValidationFailed) as caught:
+        services.preset_create(
+            group=table.group,
+            ruleset="was-sticht",
+            name="Other",
+            options={"exactly_split": "nonsense"},
+            user=table.owner,
+        )
+    assert "options.exactly_split" in caught.value.problems
