@@ -30,7 +30,8 @@ def _q(name: str) -> str:
 
 
 # The columns each statement writes: every concrete column of its model but the id
-# (tests/scoring/services/test_round_write.py checks that, so that a column added to a model cannot be left out of this statement).
+# (tests/scoring/services/test_round_write.py checks that, so that a column added to a model cannot be left
+# out of this statement).
 ROUND_FIELDS = (
     "match",
     "number",
