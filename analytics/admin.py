@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Snapshot, StatsRebuild
+from analytics.models import Snapshot, StatsRebuild
 
 
 @admin.register(Snapshot)

@@ -10,13 +10,12 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from analytics import selectors, services
+from analytics.models import Snapshot
+from analytics.stats import MAX_PLAYERS, StatsFilter
 from scoring import rules
-from scoring.apis.base import ApiView
-from scoring.throttles import HeavyThrottle, WriteThrottle
-
-from . import selectors, services
-from .models import Snapshot
-from .stats import MAX_PLAYERS, StatsFilter
+from scoring.api.throttles import HeavyThrottle, WriteThrottle
+from scoring.api.views.base import ApiView
 
 
 class SnapshotSerializer(serializers.Serializer):  # type: ignore[type-arg]

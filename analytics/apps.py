@@ -7,11 +7,10 @@ class AnalyticsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from scoring.transfer_sections import section_register
-
         # registers the tasks the services queue (services.registry); the worker also finds them by autodiscovery
-        from . import tasks  # noqa: F401
-        from .transfer import SECTION
+        from analytics import tasks  # noqa: F401
+        from analytics.nights.transfer import SECTION
+        from scoring.transfer.sections import section_register
 
         # the night corrections travel in group exports (scoring cannot import this app: it calls what registers)
         section_register(SECTION)

@@ -200,7 +200,7 @@ class StatsRebuild(models.Model):
 
 
 class NightBreak(models.Model):
-    """A member's correction of where a group's game nights begin (``analytics.nights``).
+    """A member's correction of where a group's game nights begin (``analytics.nights.grouping``).
 
     ``split``: the match begins a night although it followed the previous one closely; ``merge``: the match
     belongs to the previous match's night although a long gap came before it.  At most one per match; a match
@@ -222,7 +222,7 @@ class NightBreak(models.Model):
 
 
 class NightFigures(models.Model):
-    """A game night's figures as computed for one version of the night (``analytics.nightfigures``).
+    """A game night's figures as computed for one version of the night (``analytics.nights.figures``).
 
     ``key`` is the night's id in links (its first match); ``version`` digests everything the figures were computed
     from (``nightfigures.night_version``).  A view whose night has the same digest serves these figures as they
@@ -256,7 +256,7 @@ class NightImage(models.Model):
 
 
 class RecordBook(models.Model):
-    """One kind of record of one game in one group (``analytics.records``): its best entries and how many there
+    """One kind of record of one game in one group (``analytics.records.book``): its best entries and how many there
     are, so that the records page and the board's "a new record" read a row instead of the group's history.
 
     Derived from the finished matches' standings and live rounds by the worker whenever the game's standings
@@ -279,7 +279,7 @@ class RecordBook(models.Model):
 
 
 class RatingTrust(models.Model):
-    """How far one game's ratings in one group can be trusted (``analytics.doubt``), kept by the worker beside the
+    """How far one game's ratings in one group can be trusted (``ratings.doubt``), kept by the worker beside the
     ratings it replays: every rated player's current rating with its match count, and the backtest of the
     ratings against the group's own results (each finished match predicted from the ratings just before it)."""
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from analytics.models import Snapshot
 from scoring import rules
 from scoring.models import Group, Player
-
-from .models import Snapshot
 
 
 def group_visible(*, user: Any, group_id: int) -> Group | None:

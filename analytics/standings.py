@@ -20,14 +20,13 @@ from typing import Any
 
 from django.db import connection, transaction
 
+from analytics.models import MatchStanding
+from analytics.sql.builder import aware, jhas_int, jlen, stream
+from analytics.sql.bulk import BulkWriter
+from analytics.stats import ranks_of
 from scoring import rules
 from scoring.models import Match, Round, Score, Seat
 from scoring.rules.types import best_seats
-
-from .bulk import BulkWriter
-from .models import MatchStanding
-from .sql import aware, jhas_int, jlen, stream
-from .stats import ranks_of
 
 logger = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """Pure helpers for the statistics: filters, snapshot keys, ranks and the shape of the payloads.
 
-No Django, no database: the aggregation itself runs in SQL (``analytics.queries``); this module only
+No Django, no database: the aggregation itself runs in SQL (``analytics.sql.queries``); this module only
 names things and turns already aggregated rows into the JSON payloads the dashboards and the API read.
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.numbers import parse_whole
+from scoring.text.numbers import parse_whole
 
 MIN_YEAR, MAX_YEAR = 2000, 2100
 MAX_PLAYERS = 8

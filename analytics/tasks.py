@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from celery import Task, shared_task
 
-from . import services
-from .services import registry
+from analytics import services
+from analytics.services import registry
 
 
 @shared_task(name="analytics.worker_ping", acks_late=True)

@@ -2,7 +2,11 @@
 
 from django.urls import path, re_path
 
-from . import apis, nightapis, nightviews, records_views, trust_api, views
+from analytics import apis, views
+from analytics.nights import api as nightapis
+from analytics.nights import views as nightviews
+from analytics.ratings import api as trust_api
+from analytics.records import views as records_views
 
 app_name = "analytics"
 

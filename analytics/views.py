@@ -12,13 +12,13 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext, gettext_lazy
 
+from analytics import selectors, services
+from analytics.drawing import charts, svg
+from analytics.models import Snapshot
+from analytics.stats import StatsFilter
 from scoring import rules
-from scoring.numbers import decimal_mark
-from scoring.throttles import heavy_throttle
-
-from . import charts, selectors, services, svg
-from .models import Snapshot
-from .stats import StatsFilter
+from scoring.api.throttles import heavy_throttle
+from scoring.text.numbers import decimal_mark
 
 TITLES = {
     "win_rate_by_game": gettext_lazy("Win rate by game"),

@@ -270,7 +270,7 @@ def _forwarded_check(items: list[str]) -> None:
 
 
 _forwarded_check(FORWARDED_ALLOW_IPS)
-# Sign-in throttles (scoring/auth_limits.py), counted in the cache over a window of AUTH_LIMIT_WINDOW seconds:
+# Sign-in throttles (scoring/signin/limits.py), counted in the cache over a window of AUTH_LIMIT_WINDOW seconds:
 # failed log-ins per account and per client address, sign-up attempts per address, password-reset requests per
 # address and per e-mail address. The right password while an account or address is blocked does not log in.
 AUTH_LIMIT_WINDOW = env_int("AUTH_LIMIT_WINDOW", 15 * 60)

@@ -3,14 +3,13 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from analytics.urls import api_urlpatterns as analytics_api
+from config import views
 from frontend.views.accounts import admin_login
-
-from . import views
 
 urlpatterns = [
     # Django tries these in order: the API first (a round entered from a phone is the most frequent request)
-    path("api/v1/", include("scoring.urls")),
-    # before the admin's own: its log-in page counts failures like the app's (scoring.auth_limits)
+    path("api/v1/", include("scoring.api.urls")),
+    # before the admin's own: its log-in page counts failures like the app's (scoring.signin.limits)
     path("admin/login/", admin_login, name="admin_login"),
     path("admin/", admin.site.urls),
     path("ping", views.ping, name="ping"),

@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from scoring import usernames
+from scoring.signin import usernames
 
 
 class SignupForm(UserCreationForm):
@@ -24,7 +24,7 @@ class SignupForm(UserCreationForm):
 
     def clean_username(self) -> str | None:
         """Django's checks (NFKC, allowed characters, taken in any case), then no invisible or text-direction
-        characters and no look-alike of an existing username (``scoring.usernames``)."""
+        characters and no look-alike of an existing username (``scoring.signin.usernames``)."""
         username = super().clean_username()
         if username:
             problems = usernames.problems(username)

@@ -8,8 +8,8 @@ from typing import Any
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from frontend import labels
-from frontend.fields import PER_SEAT, field_words, name_list
+from frontend.entry import labels
+from frontend.entry.fields import PER_SEAT, field_words, name_list
 from scoring.models import RoundEvent
 
 # Facts whose values are seats (or lists of seats): shown as the players' names, never as numbers.

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils.translation import get_language, gettext
 
-from frontend import labels
+from frontend.entry import labels
 from frontend.rulebook import games
 from scoring import selectors, services
 from scoring.models import Group, Preset

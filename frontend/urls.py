@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from .views import (
+from frontend.views import (
     accounts,
     bgstats,
     checks,

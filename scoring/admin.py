@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from .models import (
+from scoring.models import (
     Group,
     IdempotencyKey,
     Invite,

@@ -7,5 +7,5 @@ class ScoringConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # the import job's task, which scoring.importing queues by name (it must not import the tasks module)
+        # the import job's task, which scoring.transfer.importing queues by name (it must not import the tasks module)
         from scoring import tasks  # noqa: F401

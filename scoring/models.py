@@ -194,7 +194,7 @@ class Match(models.Model):
     # ``finished_at`` are when it was played).  Standings and ratings count it; per-round statistics cannot.
     totals_only = models.BooleanField(default=False)
     totals = models.JSONField(null=True, blank=True, default=None)
-    # The match's identity in exports (``scoring.exporting``): kept by an import, so that a document imported
+    # The match's identity in exports (``scoring.transfer.exporting``): kept by an import, so that a document imported
     # again, or into a group that holds its copy, is recognised match by match and adds nothing.  Unique in a
     # group only: the same export imported into two groups gives both the same identifiers.
     uid = models.UUIDField(default=uuid.uuid4, editable=False)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import importing
+from scoring.transfer import importing
 
 
 @shared_task(name=importing.JOB_TASK, acks_late=True)

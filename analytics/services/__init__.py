@@ -12,7 +12,7 @@ the transaction that makes the change):
    their snapshots again, so even a change whose after-commit step never ran is caught up);
 3. :func:`stats_group_refresh` (in the worker) recomputes the dirty matches' standings, replays the affected
    ratings, then recomputes every stale snapshot of the group from SQL aggregates.  The aggregates are cached
-   between refreshes (``analytics.grouprows``): a round entered into an open match reruns only the two live
+   between refreshes (``analytics.sql.grouprows``): a round entered into an open match reruns only the two live
    queries, a finished match the group-wide ones and its own game's.
 
 :func:`stats_rebuild_all` recomputes everything from the scoring tables; it stores exactly what the
@@ -34,10 +34,9 @@ defines it, which is where the others look it up.
 
 from __future__ import annotations
 
-from ..stats import StatsFilter
-from .health import worker_ping_record
-from .marking import stats_mark_group_stale, stats_mark_stale
-from .rebuild import (
+from analytics.services.health import worker_ping_record
+from analytics.services.marking import stats_mark_group_stale, stats_mark_stale
+from analytics.services.rebuild import (
     REBUILD_RUNS_KEPT,
     rebuild_threads,
     stats_rebuild_all,
@@ -46,7 +45,7 @@ from .rebuild import (
     stats_rebuild_group,
     stats_rebuild_part,
 )
-from .refresh import (
+from analytics.services.refresh import (
     GROUP_LOCK,
     RUN_LOCK,
     group_lock,
@@ -55,7 +54,7 @@ from .refresh import (
     stats_group_refresh,
     stats_group_refresh_spaced,
 )
-from .scheduling import (
+from analytics.services.scheduling import (
     BROKER_BACKOFF_SECONDS,
     BROKER_ERRORS,
     QUEUED_MARK_SECONDS,
@@ -65,6 +64,7 @@ from .scheduling import (
     stats_schedule,
     stats_schedule_group,
 )
+from analytics.stats import StatsFilter
 
 __all__ = [
     "BROKER_BACKOFF_SECONDS",

@@ -1,13 +1,13 @@
 """What issue 47 derives beside the standings and ratings, kept up to date in the same step of the worker: the
-group's records per game (``analytics.records``) and how far each game's ratings can be trusted
-(``analytics.doubt``). Both are recomputed for exactly the games whose standings or ratings were rewritten."""
+group's records per game (``analytics.records.book``) and how far each game's ratings can be trusted
+(``analytics.ratings.doubt``). Both are recomputed for exactly the games whose standings or ratings were rewritten."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..doubt import Backtests, trust_refresh
-from ..records import records_refresh
+from analytics.ratings.doubt import Backtests, trust_refresh
+from analytics.records.book import records_refresh
 
 
 def stats_extras_refresh(

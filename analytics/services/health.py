@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import socket
 
-from ..models import WorkerPing
+from analytics.models import WorkerPing
 
 
 def worker_ping_record(*, token: str) -> int:

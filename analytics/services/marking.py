@@ -16,11 +16,10 @@ from django.db.models import F, Q
 from django.db.models.sql.subqueries import UpdateQuery
 from django.utils import timezone
 
+from analytics.models import MatchStanding, RatingHistory, Snapshot, StatsDirty
+from analytics.sql.builder import dt
+from analytics.stats import ALL, snapshot_key
 from scoring.models import Match, Seat
-
-from ..models import MatchStanding, RatingHistory, Snapshot, StatsDirty
-from ..sql import dt
-from ..stats import ALL, snapshot_key
 
 logger = logging.getLogger(__name__)
 

@@ -12,18 +12,17 @@ from django.db import connection, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from analytics.models import MatchStanding, RatingHistory, Snapshot, StatsDirty, StatsRebuild
+from analytics.ratings.doubt import Backtests
+from analytics.ratings.replay import ratings_replay
+from analytics.services import registry
+from analytics.services.extras import stats_extras_refresh
+from analytics.services.marking import _group_update, _mark, _snapshot_defaults
+from analytics.services.refresh import RUN_LOCK, _advisory_lock, _connections, _refresh_snapshots, group_lock
+from analytics.sql import grouprows
+from analytics.sql.builder import vacuum_analyze
+from analytics.standings import standings_group_rebuild
 from scoring.models import Group, Seat
-
-from .. import grouprows
-from ..doubt import Backtests
-from ..models import MatchStanding, RatingHistory, Snapshot, StatsDirty, StatsRebuild
-from ..ratings import ratings_replay
-from ..sql import vacuum_analyze
-from ..standings import standings_group_rebuild
-from . import registry
-from .extras import stats_extras_refresh
-from .marking import _group_update, _mark, _snapshot_defaults
-from .refresh import RUN_LOCK, _advisory_lock, _connections, _refresh_snapshots, group_lock
 
 # The records of this many full rebuilds are kept (the admin shows them); older ones are deleted.
 REBUILD_RUNS_KEPT = 30

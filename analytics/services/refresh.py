@@ -13,18 +13,18 @@ from django.db import connection, transaction
 from django.db.models import Case, Q, Value, When
 from django.utils import timezone
 
+from analytics.drawing import payloads
+from analytics.models import MatchStanding, Snapshot, StatsDirty
+from analytics.ratings.doubt import Backtests
+from analytics.ratings.replay import ratings_replay
+from analytics.services.extras import stats_extras_refresh
+from analytics.services.marking import _flag, _group_update, _mark, _rated_after, _snapshot_defaults
+from analytics.services.scheduling import _queued_release, refresh_started, spacing_left
+from analytics.sql import grouprows
+from analytics.sql.builder import rows
+from analytics.standings import standings_group_rebuild, standings_match_refresh
+from analytics.stats import StatsFilter
 from scoring.models import Group, Match, Seat
-
-from .. import grouprows, payloads
-from ..doubt import Backtests
-from ..models import MatchStanding, Snapshot, StatsDirty
-from ..ratings import ratings_replay
-from ..sql import rows
-from ..standings import standings_group_rebuild, standings_match_refresh
-from ..stats import StatsFilter
-from .extras import stats_extras_refresh
-from .marking import _flag, _group_update, _mark, _rated_after, _snapshot_defaults
-from .scheduling import _queued_release, refresh_started, spacing_left
 
 # The first key of PostgreSQL's two-key advisory locks: one recomputation per group, one finish per rebuild run.
 GROUP_LOCK = 7007

@@ -16,13 +16,12 @@ from typing import Any
 from django.conf import settings
 from django.db import connection, transaction
 
+from analytics.models import Snapshot
+from analytics.services import registry
+from analytics.services.marking import _dirty_record, _mark_match, stats_mark_group_stale, stats_mark_stale
+from analytics.stats import StatsFilter, snapshot_key
 from scoring.models import Match, Seat
-from scoring.outages import Outage
-
-from ..models import Snapshot
-from ..stats import StatsFilter, snapshot_key
-from . import registry
-from .marking import _dirty_record, _mark_match, stats_mark_group_stale, stats_mark_stale
+from scoring.services.outages import Outage
 
 logger = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""Template tags for ratings that show their doubt (``analytics.doubt``): a rating's certainty in words beside it,
+"""Template tags for ratings that show their doubt (``ratings.doubt``): a rating's certainty in words beside it,
 and how well the ratings have predicted the group's own results, for the dashboards' ratings tables."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from typing import Any
 
 from django import template
 
-from analytics.doubt import COIN_FLIP, doubt_of, trust_summary
 from analytics.models import RatingTrust
+from analytics.ratings.doubt import COIN_FLIP, doubt_of, trust_summary
 
 register = template.Library()
 

@@ -8,8 +8,8 @@ from typing import Any
 
 from django import template
 
-from analytics.record_news import record_news as news_of
-from scoring.confirming import CONFIRMED, DISPUTED, TO_CONFIRM, match_checks
+from analytics.records.news import record_news as news_of
+from scoring.selectors.confirming import CONFIRMED, DISPUTED, TO_CONFIRM, match_checks
 
 register = template.Library()
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from django import template
 
-from frontend import labels
+from frontend.entry import labels
 from scoring import rules
 
 register = template.Library()

@@ -13,10 +13,10 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext
 
-from frontend import labels
+from frontend.entry import labels
 from frontend.rulebook import anchor_game, anchor_title
-from scoring.numbers import decimal_mark, decimal_text
 from scoring.rules.wording import with_article
+from scoring.text.numbers import decimal_mark, decimal_text
 
 register = template.Library()
 
@@ -138,7 +138,7 @@ def signed(value: Any) -> str:
 @register.filter
 def num(value: Any, places: Any = None) -> str:
     """A number as the score columns print it: one minus sign (U+2212), no plus; "–" for nothing. A decimal is
-    rounded once (``scoring.numbers.decimal_text``) to ``places`` decimals, or to at most two without trailing
+    rounded once (``scoring.text.numbers.decimal_text``) to ``places`` decimals, or to at most two without trailing
     zeros, and written with the reader's decimal mark ("50,17" in Hungarian)."""
     if value is None or value == "":
         return "–"

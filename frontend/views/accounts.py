@@ -1,4 +1,4 @@
-"""Log-in and password reset with the sign-in throttles (``scoring.auth_limits``): over a limit the page answers
+"""Log-in and password reset with the sign-in throttles (``scoring.signin.limits``): over a limit the page answers
 429 with the form kept and "Too many attempts. Try again in N minutes." above it, and nothing is checked."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 
-from scoring import auth_limits
+from scoring.signin import limits as auth_limits
 
 TOO_MANY_REQUESTS = 429
 

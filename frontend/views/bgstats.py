@@ -20,11 +20,11 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
-from scoring import bgstats_export, selectors, services
-from scoring.services.bgstats import NEW, SKIP
-from scoring.throttles import heavy_throttle
-
-from .common import error_text, page
+from frontend.views.common import error_text, page
+from scoring import selectors, services
+from scoring.api.throttles import heavy_throttle
+from scoring.transfer import bgstats_export, bgstats_import
+from scoring.transfer.bgstats_import import NEW, SKIP
 
 KEEP_SECONDS = 3600
 
@@ -68,7 +68,7 @@ def group_import_bgstats(request: HttpRequest, group_id: int) -> HttpResponse:
     except (UnicodeDecodeError, ValueError, RecursionError):
         return _refused(request, group, gettext("This file is not a BG Stats backup."))
     try:
-        services.bgstats_plan(group=group, data=data, user=request.user)
+        bgstats_import.bgstats_plan(group=group, data=data, user=request.user)
     except services.ServiceError as exc:
         return _refused(request, group, error_text(exc), status=403 if isinstance(exc, services.NotAllowed) else 400)
     token = secrets.token_urlsafe(18)
@@ -93,9 +93,9 @@ def group_import_bgstats_review(request: HttpRequest, group_id: int, token: str)
     if not stored or stored["user"] != request.user.pk or stored["group"] != group.pk:
         raise Http404
     try:
-        plan = services.bgstats_plan(group=group, data=stored["data"], user=request.user)
+        plan = bgstats_import.bgstats_plan(group=group, data=stored["data"], user=request.user)
         if request.method == "POST":
-            summary = services.bgstats_import(
+            summary = bgstats_import.bgstats_import(
                 group=group, data=stored["data"], players=_choices(request, plan), user=request.user
             )
             cache.delete(_key(token))

@@ -14,13 +14,12 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from frontend import entry
+from frontend.entry import forms as entry
+from frontend.views.common import error_text, page
 from scoring import selectors, services
-from scoring.confirming import UNCHECKED, match_checks
 from scoring.rules import tricks
+from scoring.selectors.confirming import UNCHECKED, match_checks
 from scoring.services.confirm import NOTE_MAX
-
-from .common import error_text, page
 
 
 @login_required
@@ -91,7 +90,7 @@ def round_dispute(request: HttpRequest, match_id: int, number: int) -> HttpRespo
                 % {"n": number},
             )
             return _back(match.pk)
-    from .matches import _per_player
+    from frontend.views.matches import _per_player
 
     [standing] = match_checks(match=match, rounds=[rnd], user=request.user, group=match.group)
     context = {

@@ -17,13 +17,13 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
-from frontend import labels
+from frontend.entry import labels
 from frontend.rulebook import games
-from scoring import exporting, importing, rules, selectors, services, spreadsheet
+from frontend.views.common import error_text, page
+from scoring import rules, selectors, services
+from scoring.api.throttles import heavy_throttle
 from scoring.models import Match, Membership, Player
-from scoring.throttles import heavy_throttle
-
-from .common import error_text, page
+from scoring.transfer import exporting, importing, spreadsheet
 
 
 def _group_url(group_id: int, part: str) -> str:

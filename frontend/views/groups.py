@@ -14,10 +14,9 @@ from django.views.decorators.http import require_POST
 
 from frontend.house_rules import presets_context
 from frontend.rulebook import games
+from frontend.views.common import error_text, page, stats_url
 from scoring import selectors, services
 from scoring.models import Membership
-
-from .common import error_text, page, stats_url
 
 
 @login_required

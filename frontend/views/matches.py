@@ -12,14 +12,15 @@ from django.shortcuts import redirect, render
 from django.utils.translation import get_language
 from django.views.decorators.http import condition, require_POST
 
-from frontend import entry, house_rules, labels, seating
+from frontend import house_rules
+from frontend.entry import forms as entry
+from frontend.entry import labels, seating
+from frontend.entry.turns import round_turns
 from frontend.history import history_rows
 from frontend.rulebook import games
-from frontend.turns import round_turns
+from frontend.views.common import error_text, page
 from scoring import selectors, services
 from scoring.models import Match
-
-from .common import error_text, page
 
 # --- starting a match -------------------------------------------------------------------------------------
 
@@ -210,7 +211,7 @@ def _per_player(rnd: dict[str, Any], board: dict[str, Any]) -> list[dict[str, An
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     match = selectors.match_get(user=request.user, match_id=match_id)
     if match.totals_only:  # recorded from its final scores: no rounds, no entry form
-        from .totals_page import totals_match_page
+        from frontend.views.totals_page import totals_match_page
 
         return totals_match_page(request, match)
     context = _board_context(match)

@@ -8,9 +8,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
-from frontend import entry
+from frontend.entry import forms as entry
 from scoring import rules, selectors
-from scoring.selectors_outlook import match_seat_names, match_stakes
+from scoring.selectors.outlook import match_seat_names, match_stakes
 
 
 @login_required

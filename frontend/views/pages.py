@@ -20,12 +20,11 @@ from django.views.decorators.http import require_safe
 from config import static_manifest
 from frontend.forms import SignupForm
 from frontend.rulebook import games
-from scoring import auth_limits
+from frontend.views.accounts import TOO_MANY_REQUESTS, refuse
+from frontend.views.common import page
 from scoring.models import Group
 from scoring.selectors import group_list_sorted, invitation_list_for
-
-from .accounts import TOO_MANY_REQUESTS, refuse
-from .common import page
+from scoring.signin import limits as auth_limits
 
 # What the service worker stores on install: the app shell and the rules reference.
 SHELL_ASSETS = (

@@ -16,11 +16,10 @@ from django.urls import reverse
 from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_POST
 
+from frontend.views.common import error_text, field_errors, page
+from frontend.views.matches import _option_fields, _options_from_post
 from scoring import selectors, services
 from scoring.models import Group, Preset
-
-from .common import error_text, field_errors, page
-from .matches import _option_fields, _options_from_post
 
 
 def _group_url(group_id: int) -> str:

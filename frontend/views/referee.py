@@ -21,12 +21,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import get_language, gettext, ngettext
 
-from frontend.entry import to_int
+from frontend.entry.forms import to_int
+from frontend.views.common import page
 from scoring import rules, selectors
 from scoring.models import Match
 from scoring.rules import InvalidRound
-
-from .common import page
 
 EDITIONS = ("english", "hungarian")  # NJET's option tie_rule: the edition whose rules decide
 MEINZ_TRICKS = ("0", "1", "2")  # tricks a Meinz player may already hold

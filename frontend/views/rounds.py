@@ -12,15 +12,16 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from frontend import entry, entry_games, fields, required
-from frontend.conflict import conflict_context
-from frontend.entry_marks import mark_form
+from frontend.entry import fields, required
+from frontend.entry import forms as entry
+from frontend.entry import games as entry_games
+from frontend.entry.conflict import conflict_context
+from frontend.entry.marks import mark_form
+from frontend.views.common import error_text, page
+from frontend.views.matches import _board_context, bad_version_page
 from scoring import selectors, services
 from scoring.services.calculator import ruleset_score
 from scoring.services.errors import RoundTaken
-
-from .common import error_text, page
-from .matches import _board_context, bad_version_page
 
 RETURN_LINES = ("was-sticht.start_returns", "was-sticht.start_returns_chosen")
 
@@ -36,7 +37,7 @@ def _form_context(match: Any, **kwargs: Any) -> dict[str, Any]:
 
 
 def _marked(response: HttpResponse) -> HttpResponse:
-    """The refused form's inputs marked and its error-box links pointed at them (see ``frontend.entry_marks``)."""
+    """The refused form's inputs marked and its error-box links pointed at them (see ``frontend.entry.marks``)."""
     response.content = mark_form(response.content.decode(response.charset)).encode(response.charset)
     return response
 

@@ -9,9 +9,8 @@ from django.template.loader import select_template
 from django.utils.translation import get_language
 
 from frontend.rulebook import anchor_title, anchors_of, games, in_page_order
+from frontend.views.common import page
 from scoring import selectors
-
-from .common import page
 
 
 def _language() -> str:

@@ -10,11 +10,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils import timezone
 
-from frontend import entry
+from frontend.entry import forms as entry
+from frontend.views.common import error_text, page
+from frontend.views.matches import _option_fields, _options_from_post, game_picked
 from scoring import selectors, services
-
-from .common import error_text, page
-from .matches import _option_fields, _options_from_post, game_picked
 
 
 def _seated(players: list[Any], post: Any) -> tuple[list[int], list[Any]]:

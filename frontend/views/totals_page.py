@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 
-from frontend import labels
+from frontend.entry import labels
+from frontend.views.common import page
 from scoring import selectors
 from scoring.models import Match
-
-from .common import page
 
 
 def totals_match_page(request: HttpRequest, match: Match) -> HttpResponse:

@@ -14,13 +14,13 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
-from frontend import entry, labels
+from frontend.entry import forms as entry
+from frontend.entry import labels
+from frontend.views.common import error_text, page
+from frontend.views.matches import _option_fields, _options_from_post
 from scoring import selectors, services
+from scoring.api.throttles import heavy_throttle
 from scoring.models import Match
-from scoring.throttles import heavy_throttle
-
-from .common import error_text, page
-from .matches import _option_fields, _options_from_post
 
 _ROUND_FIELD = re.compile(r"^rounds\.(\d+)(?:\.|$)")
 

@@ -8,11 +8,17 @@ IdempotencyMismatch 422).
 
 from __future__ import annotations
 
-from .access import member_require, membership_of, owner_require
-from .bgstats import bgstats_import, bgstats_plan
-from .confirm import group_confirm_rounds, round_confirm, round_dispute
-from .errors import Conflict, IdempotencyMismatch, NotAllowed, ServiceError, StaleVersion, ValidationFailed
-from .groups import (
+from scoring.services.access import member_require, membership_of, owner_require
+from scoring.services.confirm import group_confirm_rounds, round_confirm, round_dispute
+from scoring.services.errors import (
+    Conflict,
+    IdempotencyMismatch,
+    NotAllowed,
+    ServiceError,
+    StaleVersion,
+    ValidationFailed,
+)
+from scoring.services.groups import (
     group_create,
     group_delete,
     group_leave,
@@ -29,7 +35,7 @@ from .groups import (
     membership_remove,
     membership_role,
 )
-from .matches import (
+from scoring.services.matches import (
     match_abandon,
     match_create,
     match_delete,
@@ -38,7 +44,7 @@ from .matches import (
     match_rematch,
     match_reopen,
 )
-from .players import (
+from scoring.services.players import (
     UNSET,
     player_create,
     player_delete,
@@ -49,7 +55,7 @@ from .players import (
     player_restore,
     player_update,
 )
-from .presets import (
+from scoring.services.presets import (
     preset_create,
     preset_current_version,
     preset_default,
@@ -60,16 +66,10 @@ from .presets import (
     preset_update,
     preset_versions_attach,
 )
-from .rounds import (
-    match_rescore,
-    match_undo_last,
-    round_delete,
-    round_edit,
-    round_record,
-    round_undo,
-)
-from .totals import match_record_totals
-from .whatif import Preview, RoundChange, match_options_preview, match_rescore_preview
+from scoring.services.round_changes import match_rescore, match_undo_last, round_delete, round_edit, round_undo
+from scoring.services.rounds import round_record
+from scoring.services.totals import match_record_totals
+from scoring.services.whatif import Preview, RoundChange, match_options_preview, match_rescore_preview
 
 __all__ = [
     "UNSET",
@@ -81,8 +81,6 @@ __all__ = [
     "ServiceError",
     "StaleVersion",
     "ValidationFailed",
-    "bgstats_import",
-    "bgstats_plan",
     "group_confirm_rounds",
     "group_create",
     "group_delete",

@@ -8,9 +8,8 @@ from typing import Any
 from django.utils.translation import gettext
 
 from scoring.models import Group, Membership
-from scoring.text import name_clean
-
-from .errors import NotAllowed, ValidationFailed
+from scoring.services.errors import NotAllowed, ValidationFailed
+from scoring.text.names import name_clean
 
 Role = Membership.Role
 
@@ -36,7 +35,7 @@ def member_require(*, group: Group, user: Any) -> Membership:
 
 
 def _name_clean(name: Any, *, field: str = "name", max_length: int = 80) -> str:
-    """``scoring.text.name_clean`` (NFKC, no invisible or bidi-control characters) as a field error, plus a length."""
+    """``text.names.name_clean`` (NFKC, no invisible or bidi-control characters) as a field error, plus a length."""
     try:
         name = name_clean(name, max_length=None)
     except ValueError as exc:

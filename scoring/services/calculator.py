@@ -8,9 +8,8 @@ from typing import Any
 from django.utils.translation import gettext
 
 from scoring.rules import InvalidRound, Ruleset, to_jsonable
-
-from .common import history_or_fail, normalise_or_fail, options_or_fail, rules_failed
-from .errors import ValidationFailed
+from scoring.services.common import history_or_fail, normalise_or_fail, options_or_fail, rules_failed
+from scoring.services.errors import ValidationFailed
 
 MAX_BEFORE = 100
 

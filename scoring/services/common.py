@@ -14,8 +14,7 @@ from django.utils.translation import gettext, ngettext
 from scoring import rules
 from scoring.models import Group, Match, Player, Round
 from scoring.rules import InvalidRound, Problem, Ruleset
-
-from .errors import Conflict, StaleVersion, ValidationFailed
+from scoring.services.errors import Conflict, StaleVersion, ValidationFailed
 
 logger = logging.getLogger(__name__)
 
@@ -93,8 +92,7 @@ def stats_match_changed(*, match: Match, players: Sequence[int] | None = None) -
     the "dirty" record is written there, the rest runs once it commits), and, once it commits, the phones
     showing the match (its new version on the live channel)."""
     from analytics import services as analytics_services
-
-    from . import live
+    from scoring.services import live
 
     analytics_services.stats_match_changed(match=match, players=players)
     live.publish_after_commit(match_id=match.pk, version=match.version)

@@ -1,5 +1,5 @@
 """Rounds the other side confirms (issue 47 part 3), the writing half: switch the check on or off for a group,
-confirm a round, dispute it. Where rounds stand is read by ``scoring.confirming``.
+confirm a round, dispute it. Where rounds stand is read by ``scoring.selectors.confirming``.
 
 A confirmation or dispute speaks for one version of a round: it is written under the match's row lock (as every
 round write is), checked against the version the phone showed, kept in ``RoundCheck`` and told in the match's
@@ -18,7 +18,9 @@ from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from scoring.confirming import (
+from scoring.models import Group, Match, Round, RoundCheck, RoundEvent
+from scoring.rules.sides import other_side
+from scoring.selectors.confirming import (
     CONFIRMED,
     DISPUTED,
     UNCHECKED,
@@ -28,13 +30,10 @@ from scoring.confirming import (
     sides_of,
     state_of,
 )
-from scoring.models import Group, Match, Round, RoundCheck, RoundEvent
-from scoring.rules.sides import other_side
-
-from .access import owner_require
-from .common import stats_match_changed, version_check
-from .errors import Conflict, NotAllowed, ValidationFailed
-from .locking import match_lock_member
+from scoring.services.access import owner_require
+from scoring.services.common import stats_match_changed, version_check
+from scoring.services.errors import Conflict, NotAllowed, ValidationFailed
+from scoring.services.locking import match_lock_member
 
 NOTE_MAX = 280
 

@@ -16,10 +16,9 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from scoring.models import Group, Invite, InviteUse, Membership, Player, Removal
-
-from .access import _name_clean, member_require, membership_of, owner_require
-from .errors import Conflict, NotAllowed, ServiceError, ValidationFailed
-from .players import player_create, player_link
+from scoring.services.access import _name_clean, member_require, membership_of, owner_require
+from scoring.services.errors import Conflict, NotAllowed, ServiceError, ValidationFailed
+from scoring.services.players import player_create, player_link
 
 Role = Membership.Role
 
@@ -46,7 +45,7 @@ def group_delete(*, group: Group, user: Any) -> None:
     owner_require(group=group, user=user)
     group_id = group.pk
     group.delete()
-    from .common import stats_group_after_commit
+    from scoring.services.common import stats_group_after_commit
 
     stats_group_after_commit(group_id=group_id)
 

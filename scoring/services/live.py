@@ -13,7 +13,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from scoring.outages import Outage
+from scoring.services.outages import Outage
 
 logger = logging.getLogger(__name__)
 # a Redis outage is logged when it starts and when it ends, not with a traceback per save

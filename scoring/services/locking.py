@@ -26,8 +26,7 @@ from django.utils.translation import gettext
 
 from scoring.models import Match, Membership, Player, Round, Seat
 from scoring.rules import FactsText
-
-from .errors import NotAllowed
+from scoring.services.errors import NotAllowed
 
 
 def _q(name: str) -> str:

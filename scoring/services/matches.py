@@ -10,9 +10,8 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from scoring.models import Group, Match, Round, RoundEvent, Seat
-
-from .access import member_require
-from .common import (
+from scoring.services.access import member_require
+from scoring.services.common import (
     match_snapshot,
     options_or_fail,
     players_seated,
@@ -22,10 +21,10 @@ from .common import (
     totals_only_refuse,
     version_check,
 )
-from .errors import Conflict, NotAllowed
-from .locking import live_rounds, match_lock, seating
-from .presets import preset_version_for
-from .rounds import _event, match_state_follow, rounds_rescore
+from scoring.services.errors import Conflict, NotAllowed
+from scoring.services.locking import live_rounds, match_lock, seating
+from scoring.services.presets import preset_version_for
+from scoring.services.rescoring import _event, match_state_follow, rounds_rescore
 
 
 @transaction.atomic

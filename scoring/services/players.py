@@ -10,10 +10,9 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from scoring.models import Group, Invite, Match, Membership, Player, RoundEvent, Score, Seat
-
-from .access import _name_clean, member_require, owner_require
-from .common import stats_group_after_commit
-from .errors import Conflict, NotAllowed, ValidationFailed
+from scoring.services.access import _name_clean, member_require, owner_require
+from scoring.services.common import stats_group_after_commit
+from scoring.services.errors import Conflict, NotAllowed, ValidationFailed
 
 
 def _name_taken(group: Group, name: str, *, exclude: int | None = None) -> Player | None:

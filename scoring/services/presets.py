@@ -22,10 +22,9 @@ from django.utils.translation import gettext
 
 from scoring.models import Group, Preset, PresetVersion
 from scoring.rules import InvalidRound, Ruleset
-
-from .access import _name_clean, member_require
-from .common import rules_failed, ruleset_get
-from .errors import Conflict, ValidationFailed
+from scoring.services.access import _name_clean, member_require
+from scoring.services.common import rules_failed, ruleset_get
+from scoring.services.errors import Conflict, ValidationFailed
 
 NAME_MAX = 60
 

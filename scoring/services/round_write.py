@@ -29,8 +29,9 @@ def _q(name: str) -> str:
     return connection.ops.quote_name(name)
 
 
-# The columns each statement writes: every concrete column of its model but the id (tests/scoring/test_round_write.py
-# checks that, so that a column added to a model cannot be left out of this statement).
+# The columns each statement writes: every concrete column of its model but the id
+# (tests/scoring/services/test_round_write.py checks that, so that a column added to a model cannot be left
+# out of this statement).
 ROUND_FIELDS = (
     "match",
     "number",

@@ -1,4 +1,4 @@
-"""Recording, editing, deleting and restoring rounds.
+"""Entering a round (editing, deleting and restoring it: ``round_changes``; rescoring: ``rescoring``).
 
 Every write locks the match row (``select_for_update``) for the whole
 transaction, so parallel submissions from several phones are serialised.  A new
@@ -13,22 +13,15 @@ depends on the rounds before it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import takewhile
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from scoring.models import IdempotencyKey, Match, Round, RoundEvent, Score
-from scoring.rules import Ruleset
+from scoring.models import IdempotencyKey, Match, Round, RoundEvent
 from scoring.selectors import entered_by_names, round_next_number
-
-from .common import (
-    explanation_store,
-    history_or_fail,
-    match_snapshot,
-    normalise_or_fail,
+from scoring.services.common import (
     options_or_fail,
     parse_or_fail,
     request_hash,
@@ -36,135 +29,17 @@ from .common import (
     ruleset_get,
     stats_match_changed,
     totals_only_refuse,
-    version_check,
 )
-from .errors import AlreadyUndone, Conflict, IdempotencyMismatch, RoundTaken, ServiceError
-from .locking import Played, live_rounds, match_lock_member, match_lock_table, seating
-from .round_write import idempotency_insert, round_create_rows
-
-# What every round write changes on its match: saving these columns (and those match_state_follow names) only keeps
-# the UPDATE from rewriting the group, the ruleset, the options and the rest.
-MATCH_WRITE_FIELDS = ["next_number", "version", "updated_at"]
-
-
-def _scores_write(rnd: Round, seats: Sequence[int], *, new: bool = False) -> None:
-    """Replace the round's Score rows (one per seat) with its current points (a ``new`` round has none yet)."""
-    if not new:
-        Score.objects.filter(round=rnd).delete()
-    if rnd.deleted_at is None:
-        Score.objects.bulk_create(
-            Score(round=rnd, match_id=rnd.match_id, player_id=player_id, seat=seat, points=points)
-            for seat, (player_id, points) in enumerate(zip(seats, rnd.points, strict=True))
-        )
-
-
-def _event(match: Match, rnd: Round | None, action: str, user: Any, before: Any, after: Any) -> RoundEvent:
-    return RoundEvent.objects.create(
-        match=match,
-        round=rnd,
-        round_number=rnd.number if rnd is not None else None,
-        action=action,
-        actor=user if user is not None and user.is_authenticated else None,
-        before=before,
-        after=after,
-    )
-
-
-def _labels(live: Sequence[Round | Played], focus: Round | None) -> list[str]:
-    return ["facts" if rnd is focus else f"rounds.{rnd.number}" for rnd in live]
-
-
-def _structure(explanation: Any) -> list[Any]:
-    """An explanation without its rendered text (what the rules decided, not how it was worded)."""
-    return [{k: v for k, v in ln.items() if k != "text"} if isinstance(ln, dict) else ln for ln in explanation or ()]
-
-
-def rounds_rescore(
-    *,
-    match: Match,
-    ruleset: Ruleset,
-    seats: Sequence[int],
-    live: Sequence[Round | Played],
-    options: dict[str, Any],
-    user: Any,
-    focus: Round | None = None,
-    focus_facts: Any = None,
-    from_number: int = 1,
-    names: Sequence[str] | None = None,
-) -> list[tuple[Any, Any]]:
-    """Score the live rounds in order and store every changed result from ``from_number`` on.
-
-    ``focus`` is the round being entered or edited: the caller saves it and
-    writes its history event; every other round whose points, explanation or
-    ruleset version change gets a "rescore" event.  Returns the history.
-
-    The rounds before ``from_number`` keep their stored points when this ruleset version scored them all: a
-    change only ever rescores from the round it touches on, so those points are what a replay would give
-    (entering the 100th round then costs one state, not a hundred). Results taken from storage have no lines.
-    ``names`` (the players in seat order) name them in the stored English text and in refusals; a round whose
-    only change is that text (new wording, a renamed player) is not rescored: pages render the text anew.
-    ``focus_facts``: the focus round's facts as the ruleset parsed them when they were normalised (not parsed
-    again).
-    """
-    before = list(takewhile(lambda rnd: rnd.number < from_number and rnd is not focus, live))
-    stored = [rnd.points for rnd in before] if all(r.ruleset_version == ruleset.version for r in before) else []
-    results = history_or_fail(
-        ruleset,
-        [focus_facts if rnd is focus and focus_facts is not None else rnd.facts for rnd in live],
-        players=len(seats),
-        options=options,
-        labels=_labels(live, focus),
-        stored=stored,
-        names=names,
-        numbers=[rnd.number for rnd in live],
-    )
-    for rnd, (_facts, result) in zip(live, results, strict=True):
-        if rnd.number < from_number:
-            continue
-        points = list(result.scores)
-        explanation = explanation_store(ruleset, result, names=names)
-        if rnd is focus:
-            rnd.points, rnd.explanation, rnd.ruleset_version = points, explanation, ruleset.version
-            continue
-        assert isinstance(rnd, Round)  # a Played round comes before a new round, so before from_number
-        same = _structure(explanation) == _structure(rnd.explanation)
-        if points == rnd.points and same and rnd.ruleset_version == ruleset.version:
-            continue
-        before = round_snapshot(rnd)
-        rnd.points, rnd.explanation, rnd.ruleset_version = points, explanation, ruleset.version
-        rnd.version += 1
-        rnd.save(update_fields=["points", "explanation", "ruleset_version", "version", "updated_at"])
-        _scores_write(rnd, seats)
-        _event(match, rnd, RoundEvent.Action.RESCORE, user, before, round_snapshot(rnd))
-    return results
-
-
-def match_state_follow(
-    *, match: Match, ruleset: Ruleset, results: Sequence[Any], players: int, options: dict[str, Any], user: Any
-) -> list[str]:
-    """Finish the match when the rules say it is over; reopen it when a change undid that.
-
-    A match finished by hand stays finished.  Records the rules' winners on the match (none until the end
-    condition is met), for the statistics.  Saves nothing: the caller saves ``match``; returns the fields
-    this changed (for ``update_fields``).
-    """
-    state = ruleset.module.match_state(list(results), players=players, options=options)
-    was = (match.winners, match.state)
-    match.winners = state.final_winners()
-    if state.finished and match.state == Match.State.OPEN:
-        before = match_snapshot(match)
-        match.state, match.finish_reason, match.finished_at = (
-            Match.State.FINISHED,
-            Match.FinishReason.RULES,
-            timezone.now(),
-        )
-        _event(match, None, RoundEvent.Action.FINISH, user, before, match_snapshot(match))
-    elif not state.finished and match.state == Match.State.FINISHED and match.finish_reason == Match.FinishReason.RULES:
-        before = match_snapshot(match)
-        match.state, match.finish_reason, match.finished_at = Match.State.OPEN, Match.FinishReason.NONE, None
-        _event(match, None, RoundEvent.Action.REOPEN, user, before, match_snapshot(match))
-    changed = ["winners"] if match.winners != was[0] else []
-    return changed + (["state", "finish_reason", "finished_at"] if match.state != was[1] else [])
+from scoring.services.errors import Conflict, IdempotencyMismatch, RoundTaken, ServiceError
+from scoring.services.locking import Played, match_lock_table
+from scoring.services.rescoring import (
+    MATCH_WRITE_FIELDS,
+    _event,
+    _scores_write,
+    match_state_follow,
+    rounds_rescore,
+)
+from scoring.services.round_write import idempotency_insert, round_create_rows
 
 
 def _replay(*, user: Any, key: str, scope: str, digest: str) -> Round | None:
@@ -319,9 +194,7 @@ def _round_create(
     )
     if connection.vendor == "postgresql" and not changed:
         # the common case in one statement (round_write); the same rows as the ORM writes below
-        round_create_rows(
-            match=match, rnd=rnd, seats=seats, user=user, now=timezone.now(), after=round_snapshot(rnd)
-        )
+        round_create_rows(match=match, rnd=rnd, seats=seats, user=user, now=timezone.now(), after=round_snapshot(rnd))
     else:
         rnd.save()
         _scores_write(rnd, seats, new=True)
@@ -330,190 +203,3 @@ def _round_create(
     stats_match_changed(match=match, players=seats)
     rnd.seat_names = names  # type: ignore[attr-defined]  # as read under the lock, for the answer
     return rnd
-
-
-def _change(
-    *,
-    rnd: Round,
-    user: Any,
-    action: str,
-    facts: Any = None,
-    deleted: bool | None = None,
-    undoes: RoundEvent | None = None,
-) -> Round:
-    """Apply one change to a locked round (new facts and/or deleted flag), re-score from it on, record it."""
-    match = rnd.match
-    if match.state == Match.State.ABANDONED:  # it must stay empty: a restored round would count nowhere
-        raise Conflict(gettext("This match was abandoned; reopen it first."))
-    ruleset = ruleset_get(match.ruleset)
-    seats, names = seating(match)
-    options = options_or_fail(ruleset, match.options, players=len(seats))
-    before = round_snapshot(rnd)
-    if facts is not None:
-        rnd.facts = normalise_or_fail(ruleset, facts, players=len(seats), options=options, names=names)
-    live = [r for r in live_rounds(match) if r.pk != rnd.pk]
-    if deleted is False and rnd.deleted_at is not None and any(r.number == rnd.number for r in live):
-        # its number was given to a round entered after it was deleted: two live rounds cannot share it
-        raise Conflict(
-            gettext(
-                "Round %(n)s cannot be restored: another round %(n)s was entered after it was deleted. "
-                "Delete that round first if this one should take its place."
-            )
-            % {"n": rnd.number}
-        )
-    if deleted is not None:
-        rnd.deleted_at = timezone.now() if deleted else None
-    if rnd.deleted_at is None:
-        live = sorted([*live, rnd], key=lambda r: r.number)
-    results = rounds_rescore(
-        match=match,
-        ruleset=ruleset,
-        seats=seats,
-        live=live,
-        options=options,
-        user=user,
-        focus=rnd,
-        from_number=rnd.number,
-        names=names,
-    )
-    unchanged = (
-        rnd.deleted_at is None
-        and not before["deleted"]
-        and before["facts"] == rnd.facts
-        and before["points"] == rnd.points
-        and before["ruleset_version"] == rnd.ruleset_version
-    )
-    if unchanged and undoes is None:
-        return rnd  # nothing changed: no new version, no history line
-    rnd.version += 1
-    rnd.save()
-    _scores_write(rnd, seats)
-    match.next_number = round_next_number(live=live)
-    match.version += 1
-    changed = match_state_follow(
-        match=match, ruleset=ruleset, results=results, players=len(seats), options=options, user=user
-    )
-    match.save(update_fields=[*MATCH_WRITE_FIELDS, *changed])
-    after = round_snapshot(rnd)
-    if undoes is not None:
-        after = {**after, "undoes": undoes.pk, "undid": undoes.action}
-    _event(match, rnd, action, user, before, after)
-    stats_match_changed(match=match, players=seats)
-    return rnd
-
-
-def _lock_round(rnd: Round, user: Any) -> Round:
-    match = match_lock_member(match_id=rnd.match_id, user=user)
-    locked = Round.objects.select_related("entered_by").get(pk=rnd.pk)
-    locked.match = match
-    return locked
-
-
-def round_edit(*, round: Round, facts: Any, expected_version: int | None, user: Any) -> Round:
-    """Replace a round's facts; re-score it and every later round (their state may depend on it).
-
-    Raises StaleVersion when ``expected_version`` is not the round's current version.
-    """
-    with transaction.atomic():
-        rnd = _lock_round(round, user)
-        version_check(rnd, expected_version)
-        if rnd.deleted_at is not None:
-            raise Conflict(gettext("This round was deleted; restore it before editing it."))
-        return _change(rnd=rnd, user=user, action=RoundEvent.Action.EDIT, facts=facts)
-
-
-def round_delete(*, round: Round, expected_version: int | None, user: Any) -> Round:
-    """Soft-delete a round (undoable); later rounds are re-scored without it."""
-    with transaction.atomic():
-        rnd = _lock_round(round, user)
-        version_check(rnd, expected_version)
-        if rnd.deleted_at is not None:
-            raise Conflict(gettext("This round is already deleted."))
-        return _change(rnd=rnd, user=user, action=RoundEvent.Action.DELETE, deleted=True)
-
-
-UNDOABLE = (RoundEvent.Action.CREATE, RoundEvent.Action.EDIT, RoundEvent.Action.DELETE)
-
-
-def _undoable(events: Sequence[RoundEvent]) -> RoundEvent | None:
-    """The newest create/edit/delete event that no undo has reverted yet (events newest first)."""
-    undone = {e.after.get("undoes") for e in events if e.action == RoundEvent.Action.UNDO and e.after}
-    for event in events:
-        if event.action in UNDOABLE and event.pk not in undone:
-            return event
-    return None
-
-
-def _undo(*, rnd: Round, target: RoundEvent, user: Any) -> Round:
-    if target.action == RoundEvent.Action.DELETE:
-        return _change(rnd=rnd, user=user, action=RoundEvent.Action.UNDO, deleted=False, undoes=target)
-    if target.action == RoundEvent.Action.CREATE:
-        return _change(rnd=rnd, user=user, action=RoundEvent.Action.UNDO, deleted=True, undoes=target)
-    # an edit: put the facts back as they were before it
-    if rnd.deleted_at is not None:
-        raise Conflict(gettext("This round was deleted; restore it first."))
-    return _change(rnd=rnd, user=user, action=RoundEvent.Action.UNDO, facts=target.before["facts"], undoes=target)
-
-
-def round_undo(*, round: Round, user: Any, expected_version: int | None = None) -> Round:
-    """Revert the newest not-yet-undone change of this round.
-
-    A deletion is restored, an edit is reverted to the facts before it, a
-    creation is undone by deleting the round.  Repeated undos walk back through
-    the round's history.  ``expected_version`` is checked when given.
-    """
-    with transaction.atomic():
-        rnd = _lock_round(round, user)
-        if expected_version is not None:
-            version_check(rnd, expected_version)
-        target = _undoable(list(RoundEvent.objects.filter(round=rnd).order_by("-id")))
-        if target is None:
-            raise Conflict(gettext("There is nothing to undo for this round."))
-        return _undo(rnd=rnd, target=target, user=user)
-
-
-def match_undo_last(*, match: Match, user: Any, expected_version: int | None = None) -> Round:
-    """Undo the newest not-yet-undone round change anywhere in the match (the "oops" button).
-
-    ``expected_version`` is the match version the caller saw: a repeated or parallel tap sent with the same
-    version undoes one change, and every other one raises AlreadyUndone (the version moved on with the first).
-    """
-    with transaction.atomic():
-        locked = match_lock_member(match_id=match.pk, user=user)
-        if expected_version is not None and expected_version != locked.version:
-            raise AlreadyUndone(expected=expected_version, current=locked.version, obj=locked)
-        events = list(RoundEvent.objects.filter(match=locked, round__isnull=False).order_by("-id"))
-        target = _undoable(events)
-        if target is None:
-            raise Conflict(gettext("There is nothing to undo in this match."))
-        rnd = Round.objects.get(pk=target.round_id)
-        rnd.match = locked
-        return _undo(rnd=rnd, target=target, user=user)
-
-
-def match_rescore(*, match: Match, user: Any, expected_version: int | None = None) -> Match:
-    """Re-score every live round with the current ruleset version (after a rules fix).
-
-    Rounds whose result changes get a new version and a "rescore" event; the
-    match finishes or reopens as the rules now say. ``expected_version`` (the match version a preview showed)
-    is checked when given: a match changed since then is refused with StaleVersion.
-    """
-    with transaction.atomic():
-        locked = match_lock_member(match_id=match.pk, user=user)
-        if expected_version is not None:
-            version_check(locked, expected_version)
-        totals_only_refuse(locked)
-        ruleset = ruleset_get(locked.ruleset)
-        seats, names = seating(locked)
-        options = options_or_fail(ruleset, locked.options, players=len(seats))
-        live = live_rounds(locked)
-        results = rounds_rescore(
-            match=locked, ruleset=ruleset, seats=seats, live=live, options=options, user=user, names=names
-        )
-        locked.version += 1
-        changed = match_state_follow(
-            match=locked, ruleset=ruleset, results=results, players=len(seats), options=options, user=user
-        )
-        locked.save(update_fields=[*MATCH_WRITE_FIELDS, *changed])
-        stats_match_changed(match=locked, players=seats)
-        return locked

@@ -17,10 +17,9 @@ from django.utils.translation import gettext
 
 from scoring.models import Group, Match, Player, Seat
 from scoring.rules.types import best_seats
-
-from .access import member_require
-from .common import options_or_fail, players_seated, ruleset_get, stats_match_changed
-from .errors import ValidationFailed
+from scoring.services.access import member_require
+from scoring.services.common import options_or_fail, players_seated, ruleset_get, stats_match_changed
+from scoring.services.errors import ValidationFailed
 
 # the widest final score any of our games reaches in a long evening is a few thousand points
 POINTS_LIMIT = 100_000

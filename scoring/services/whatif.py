@@ -18,11 +18,10 @@ from django.db import transaction
 from scoring import selectors
 from scoring.models import Match
 from scoring.rules.types import best_seats
-
-from .access import member_require
-from .locking import match_lock
-from .matches import match_options_change
-from .rounds import match_rescore
+from scoring.services.access import member_require
+from scoring.services.locking import match_lock
+from scoring.services.matches import match_options_change
+from scoring.services.round_changes import match_rescore
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from analytics import nights, services
+from analytics import services
 from analytics.models import MatchStanding, RatingHistory, Snapshot
+from analytics.nights import grouping as nights
 from scoring import services as scoring
 from scoring.models import Match
 from tests.analytics.helpers import Table, abluxxen, differences, snapshots

@@ -111,7 +111,7 @@ def test_the_generated_history_is_vacuumed_as_autovacuum_would_leave_it() -> Non
 
 @pytest.mark.django_db
 def test_vacuum_runs_only_outside_a_transaction_and_on_known_table_names() -> None:
-    from analytics.sql import vacuum_analyze
+    from analytics.sql.builder import vacuum_analyze
 
     assert vacuum_analyze([Round._meta.db_table]) is False  # inside the test's transaction: left to the caller
     with pytest.raises(ValueError, match="unsafe table name"):

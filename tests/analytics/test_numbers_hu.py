@@ -17,7 +17,7 @@ from django.test import Client
 from django.utils import translation
 
 from frontend.templatetags.sk import num
-from scoring.numbers import decimal_mark, decimal_text
+from scoring.text.numbers import decimal_mark, decimal_text
 from tests.analytics.helpers import Table, play
 
 DECIMAL_POINT = re.compile(r"\d\.\d")
@@ -104,7 +104,7 @@ def test_the_num_filter_rounds_once_and_writes_the_readers_mark(
     for language, expected in (("en", en), ("hu", hu)):
         with translation.override(language):
             assert num(value, places) == expected
-            if places is not None:  # the same text as the night image writes (scoring.numbers)
+            if places is not None:  # the same text as the night image writes (scoring.text.numbers)
                 assert decimal_text(value, places, mark=decimal_mark(language)) == expected
 
 

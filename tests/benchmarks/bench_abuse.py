@@ -98,9 +98,9 @@ def document(seed: int = 44) -> dict[str, Any]:
 
 def history(user: Any) -> Any:
     """The bench user's 1 000-match group: imported on the first run, reused afterwards."""
-    from scoring import importing
-    from scoring.import_check import document_check
     from scoring.models import Group, Match
+    from scoring.transfer import importing
+    from scoring.transfer.import_check import document_check
 
     group = Group.objects.filter(name=GROUP_NAME, memberships__user=user).order_by("-pk").first()
     if group is not None and Match.objects.filter(group=group).count() >= MATCHES:
@@ -121,7 +121,7 @@ def endpoints(group: Any) -> dict[str, str]:
     """The heavy GETs of issue 44 for ``group``: its biggest night (page and PNG), exports, dashboard, preview."""
     from django.db.models import Count
 
-    from analytics.nights import night_list
+    from analytics.nights.grouping import night_list
     from scoring.models import Match
 
     nights = night_list(group=group)

@@ -89,9 +89,9 @@ def main() -> None:
     django.setup()
     from django.contrib.auth import get_user_model
 
-    from scoring import importing
-    from scoring.import_check import document_check
     from scoring.models import Group
+    from scoring.transfer import importing
+    from scoring.transfer.import_check import document_check
 
     started = time.perf_counter()
     doc = document(args.mb)

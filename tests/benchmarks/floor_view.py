@@ -23,7 +23,7 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scoring.apis.base import ApiView
+from scoring.api.views.base import ApiView
 from scoring.models import IdempotencyKey, Round, RoundEvent, Score
 from scoring.services.common import stats_match_changed
 from scoring.services.locking import match_lock_member

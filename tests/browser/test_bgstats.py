@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from scoring.models import Match, Player
 from tests.browser.helpers import shot
-from tests.scoring.bgstats_sample import sample_backup, when
+from tests.scoring.transfer.bgstats_sample import sample_backup, when
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -12,11 +12,12 @@ from unittest.mock import patch
 import pytest
 from playwright.sync_api import expect
 
-from analytics import nightviews, synthetic
 from analytics import services as analytics_services
+from analytics import synthetic
+from analytics.nights import views as nightviews
 from scoring import services
 from scoring.models import Group, Match, Player
-from tests.analytics.night_seed import seed_evening
+from tests.analytics.nights.night_seed import seed_evening
 from tests.browser.helpers import shot
 from tests.browser.test_comfort import TAP_TARGETS_JS, axe_violations
 

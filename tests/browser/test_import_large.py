@@ -10,8 +10,9 @@ import pytest
 from django.core.cache import cache
 from playwright.sync_api import expect
 
-from scoring import exporting, importing, services
+from scoring import services
 from scoring.models import Group, Match, Player
+from scoring.transfer import exporting, importing
 from tests.browser.helpers import shot
 from tests.scoring.helpers import record
 

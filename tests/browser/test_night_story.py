@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import Group, Player
-from tests.analytics.night_seed import seed_evening, upset_percent
+from tests.analytics.nights.night_seed import seed_evening, upset_percent
 from tests.browser.helpers import shot
 from tests.browser.test_comfort import axe_violations
 

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from analytics.models import NightBreak
 from scoring.models import Group, Player
-from tests.analytics.night_seed import seed_evening, upset_percent
+from tests.analytics.nights.night_seed import seed_evening, upset_percent
 from tests.browser.helpers import shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -4,7 +4,9 @@ inside functions) and check the graph.
 - no import cycles among the project's modules;
 - ``scoring.rules`` (the pure rules engine) imports nothing from Django or from the project outside itself;
 - ``scoring`` imports ``frontend`` and ``analytics`` only through the deliberate hooks listed in ``SCORING_HOOKS``;
-- services and selectors do not import the layers above them (``apis``, ``frontend``).
+- the layers listed in ``LAYERS`` (lowest first) import only their own layer and the ones below it: the rules engine,
+  text helpers, models, selectors, services, then everything that serves people (the API, the transfers, sign-in,
+  the pages, the statistics); ``config`` is wiring and may import anything.
 
 ``from package import name`` counts as importing ``package.name`` when that is a module (and ``package``
 otherwise), so a package's ``__init__`` re-exporting its own submodules is not read as a cycle.
@@ -22,6 +24,36 @@ PACKAGES = ("analytics", "config", "frontend", "scoring")
 SCORING_HOOKS = {
     # the write services tell the statistics which match/group changed, inside the writing transaction (the
     # dirty record must commit or roll back with the change); imported inside the function, at call time
+    ("scoring.services.common", "analytics.services"),
+}
+
+
+# The layers, lowest first: a module may import its own layer and the ones below it. A module belongs to the first
+# layer whose package holds it; every other project module (scoring.api, scoring.transfer, scoring.signin, the
+# scoring app's admin, tasks and commands, frontend, analytics) is the top layer; config is wiring, outside them.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("scoring.rules",),
+    ("scoring.text",),
+    ("scoring.models",),
+    ("scoring.selectors",),
+    ("scoring.services",),
+)
+TOP = len(LAYERS)
+
+
+def layer_of(module: str) -> int | None:
+    """The layer index of a project module (None for config: wiring, free to import anything)."""
+    if module == "config" or module.startswith("config."):
+        return None
+    for index, packages in enumerate(LAYERS):
+        if any(module == p or module.startswith(p + ".") for p in packages):
+            return index
+    return TOP
+
+
+# Imports up the layers that are there on purpose (each with why); any other is a breach.
+UPWARD_HOOKS = {
+    # the write services tell the statistics which match/group changed (see SCORING_HOOKS)
     ("scoring.services.common", "analytics.services"),
 }
 
@@ -132,7 +164,7 @@ def test_the_reader_sees_function_local_and_relative_imports() -> None:
     graph = project_graph()
     assert "analytics.services" in graph["scoring.services.common"]  # imported inside a function
     assert "scoring.services.errors" in graph["scoring.services.groups"]  # from .errors import ...
-    assert "scoring.rules" in graph["frontend.entry"]  # from scoring import rules
+    assert "scoring.rules" in graph["frontend.entry.forms"]  # from scoring import rules
     assert find_cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert find_cycles({"a": {"b"}, "b": set()}) == []
 
@@ -168,14 +200,39 @@ def test_scoring_reaches_frontend_and_analytics_only_through_the_listed_hooks() 
     assert found == SCORING_HOOKS
 
 
-def test_services_and_selectors_do_not_import_the_layers_above() -> None:
+def test_every_layer_imports_only_its_own_and_the_ones_below() -> None:
     graph = project_graph()
     breaches = []
     for module, targets in graph.items():
-        parts = module.split(".")
-        if not ({"services", "selectors"} & set(parts)):
+        own = layer_of(module)
+        if own is None:
             continue
         for target in targets:
-            if _in(target, "frontend") or "apis" in target.split("."):
-                breaches.append(f"{module} imports {target}")
-    assert breaches == []
+            theirs = layer_of(target)
+            if theirs is not None and theirs > own and (module, target) not in UPWARD_HOOKS:
+                breaches.append(f"{module} (layer {own}) imports {target} (layer {theirs})")
+    assert breaches == [], "imports up the layers:\n" + "\n".join(sorted(breaches))
+
+
+def test_the_layer_check_fails_on_an_upward_import() -> None:
+    # a guard: the check above reads the layers as stated
+    assert layer_of("scoring.rules.njet") == 0 and layer_of("scoring.text.numbers") == 1
+    assert layer_of("scoring.selectors.matches") == 3 and layer_of("scoring.services.rounds") == 4
+    assert layer_of("scoring.api.views.rounds") == TOP and layer_of("frontend.entry.forms") == TOP
+    assert layer_of("analytics.nights.figures") == TOP and layer_of("config.urls") is None
+    assert layer_of("scoring.services.rounds") > layer_of("scoring.selectors.matches")  # type: ignore[operator]
+
+
+def test_every_package_says_what_it_owns_and_may_import() -> None:
+    missing = []
+    for module, path in MODULES.items():
+        if (
+            path.name != "__init__.py"
+            or module == "config"
+            or module.split(".")[-1] in ("management", "commands", "templatetags")
+        ):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        if not ast.get_docstring(tree):
+            missing.append(module)
+    assert missing == []

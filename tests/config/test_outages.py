@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from scoring.outages import Outage
+from scoring.services.outages import Outage
 
 
 def test_the_first_failure_of_an_outage_is_the_only_one_reported(caplog: pytest.LogCaptureFixture) -> None:
@@ -16,10 +16,10 @@ def test_the_first_failure_of_an_outage_is_the_only_one_reported(caplog: pytest.
     outage.ok()  # nothing going on: nothing logged
     firsts = [outage.failed() for _ in range(5)]
     assert firsts == [True, False, False, False, False] and outage.down
-    with caplog.at_level(logging.WARNING, logger="scoring.outages"):
+    with caplog.at_level(logging.WARNING, logger="scoring.services.outages"):
         outage.ok()
         outage.ok()
-    lines = [r.getMessage() for r in caplog.records if r.name == "scoring.outages"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "scoring.services.outages"]
     assert len(lines) == 1 and lines[0].startswith("live: Redis: reachable again after ")
     assert lines[0].endswith("(5 failed calls meanwhile)")
     assert not outage.down and outage.failed()  # the next outage is reported again

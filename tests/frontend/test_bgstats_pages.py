@@ -12,7 +12,8 @@ from django.test import Client, override_settings
 
 from scoring import services
 from scoring.models import Group, Match, Player
-from tests.scoring.bgstats_sample import sample_backup
+from scoring.transfer import bgstats_import
+from tests.scoring.transfer.bgstats_sample import sample_backup
 
 pytestmark = pytest.mark.django_db
 
@@ -102,7 +103,7 @@ def test_the_review_belongs_to_its_uploader_and_outsiders_get_404(
 
 
 def test_the_export_download_is_a_backup_file(client_in: Any, group: Group, players: list[Player], user: Any) -> None:
-    services.bgstats_import(group=group, data=sample_backup(), user=user)
+    bgstats_import.bgstats_import(group=group, data=sample_backup(), user=user)
 
     answer = client_in.get(f"/groups/{group.pk}/export-bgstats.json")
 

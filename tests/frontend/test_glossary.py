@@ -20,7 +20,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
-from frontend import labels
+from frontend.entry import labels
 from scoring.selectors import ruleset_list
 
 ROOT = Path(settings.BASE_DIR)

@@ -15,8 +15,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.utils import translation
 
-from scoring import exporting, selectors, services
+from scoring import selectors, services
 from scoring.models import Group, Match, Membership, Player, Score
+from scoring.transfer import exporting
 from tests.scoring.helpers import njet_facts, streamed
 
 pytestmark = pytest.mark.django_db
@@ -281,7 +282,7 @@ def test_the_csv_speaks_hungarian_and_names_the_file_after_the_group(user, group
     rows = list(csv.reader(io.StringIO(streamed(response).decode("utf-8-sig")), delimiter=";"))
     assert rows[0] == ["Mérkőzés", "Játék", "Beállítások", "Dátum", "Kör", "Játékos", "Pontok", "Összesen"]
     with translation.override("hu"):
-        from frontend import labels
+        from frontend.entry import labels
 
         assert rows[1][2].startswith(str(labels.OPTION_WORDS["recording"]["full"]))
 

@@ -10,7 +10,7 @@ from django.template import Context, Template
 from django.urls import reverse
 from django.utils import translation
 
-from frontend.fields import field_phrase, missing_phrase
+from frontend.entry.fields import field_phrase, missing_phrase
 from frontend.history import facts_diff
 from scoring import rules
 from scoring.models import Round

@@ -42,7 +42,7 @@ def test_only_ascii_digits_name_a_player(client_in: Any, group: Any, players: An
 
 def test_a_field_path_with_a_non_ascii_digit_names_no_seat() -> None:
     """Row "HTML new match" (every isdigit()/int() on request input): "green.²" passed isdigit() and broke int()."""
-    from frontend.fields import field_phrase
+    from frontend.entry.fields import field_phrase
 
     names = ["Anna", "Bence", "Cili"]
     assert field_phrase("tricks.1", names) == field_phrase("tricks.1", names)

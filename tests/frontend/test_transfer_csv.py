@@ -14,7 +14,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone, translation
 
-from frontend import labels
+from frontend.entry import labels
 from scoring import rules, services
 from tests.scoring.helpers import njet_facts, streamed
 
@@ -126,7 +126,7 @@ def test_the_english_spreadsheet_keeps_commas(user, group, evening):
 
 
 def test_a_number_with_decimals_takes_the_languages_decimal_mark():
-    from scoring.spreadsheet import _number, csv_dialect
+    from scoring.transfer.spreadsheet import _number, csv_dialect
 
     with translation.override("hu"):
         assert csv_dialect() == (";", ",")

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from scoring import rules, services
-from scoring.confirming import match_checks
 from scoring.models import Match
+from scoring.selectors.confirming import match_checks
 
 
 def streamed(response: Any) -> bytes:
@@ -83,7 +83,7 @@ def played_match(
 
 def standings(group: Any, user: Any) -> dict[str, list[tuple[Any, ...]]]:
     """Where every live round of every match of ``group`` stands for the other side's confirmation, as ``user``'s
-    phone shows it (``scoring.confirming.match_checks``), by match uid."""
+    phone shows it (``scoring.selectors.confirming.match_checks``), by match uid."""
     out = {}
     for match in Match.objects.filter(group=group):
         rounds = list(match.rounds.filter(deleted_at__isnull=True).order_by("number"))

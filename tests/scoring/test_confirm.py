@@ -11,8 +11,8 @@ import pytest
 from django.http import Http404
 
 from scoring import services
-from scoring.confirming import CONFIRMED, DISPUTED, TO_CONFIRM, UNCHECKED, match_checks
 from scoring.models import Group, Match, RoundCheck, RoundEvent
+from scoring.selectors.confirming import CONFIRMED, DISPUTED, TO_CONFIRM, UNCHECKED, match_checks
 from scoring.services import Conflict, NotAllowed, StaleVersion, ValidationFailed
 from tests.factories import MembershipFactory, UserFactory
 from tests.scoring.helpers import njet_facts

@@ -69,7 +69,7 @@ def test_a_confirm_racing_an_edit_confirms_only_what_it_saw(live_server, table, 
 
 
 def services_states(match: Match, user: Any) -> list[tuple[int, str]]:
-    from scoring.confirming import match_checks
+    from scoring.selectors.confirming import match_checks
 
     rounds = list(match.rounds.filter(deleted_at__isnull=True).order_by("number"))
     return [(s.number, s.state) for s in match_checks(match=match, rounds=rounds, user=user)]

@@ -10,7 +10,7 @@ from django.test import Client
 
 from scoring import services
 from scoring.models import Group, Invite, InviteUse, Membership, Player
-from scoring.text import name_clean
+from scoring.text.names import name_clean
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

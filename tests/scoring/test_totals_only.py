@@ -12,8 +12,9 @@ from django.utils import timezone
 
 from analytics import services as analytics_services
 from analytics.models import MatchStanding, RatingHistory
-from scoring import exporting, services
+from scoring import services
 from scoring.models import Match, Round, Score
+from scoring.transfer import exporting
 from tests.scoring.helpers import record
 
 pytestmark = pytest.mark.django_db
@@ -186,7 +187,7 @@ def test_standings_and_ratings_count_it_and_per_round_figures_do_not(table, njet
     assert bence.mu > 25 > anna.mu  # the winner went up, the last went down
 
     # the player's statistics: both matches count, the rounds are only the NJET match's
-    from analytics import queries
+    from analytics.sql import queries
     from analytics.stats import StatsFilter, player_line
 
     found = {(r["player_id"], r["ruleset"]): r for r in queries.player_games(table.group.pk, StatsFilter())}

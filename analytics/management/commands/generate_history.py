@@ -23,7 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from analytics import services, synthetic
-from analytics.bulk import BulkWriter
+from analytics.sql.bulk import BulkWriter
 from config.celery import app as celery_app
 from scoring import rules
 from scoring.models import Group, Match, Membership, Player, Round, Score, Seat
@@ -132,7 +132,7 @@ class Command(BaseCommand):
         """
         from django.db import connection
 
-        from analytics.sql import vacuum_analyze
+        from analytics.sql.builder import vacuum_analyze
 
         tables = [model._meta.db_table for model in (Group, Player, Membership, Match, Seat, Round, Score)]
         if not vacuum_analyze(tables) and connection.vendor == "postgresql":

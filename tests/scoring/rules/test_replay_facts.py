@@ -112,7 +112,7 @@ def test_options_that_parsed_before_are_not_checked_again_but_their_types_still_
 
 
 def test_has_nul_finds_nul_in_any_text_of_a_document_however_deep():
-    from scoring.apis.base import _has_nul
+    from scoring.api.views.base import _has_nul
 
     deep: Any = "ok"
     for _ in range(5000):  # deeper than Python's recursion limit

@@ -1,0 +1,156 @@
+"""Rate limits for the API and the heavy pages. Rates come from ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``
+(``THROTTLE_*`` environment variables) and are read on every request, so a settings
+override takes effect at once.
+
+The ``heavy`` scope counts, per user, the requests that cost the server far more than a round: exports, game
+night pages and images, dashboards and what-if previews, on the API (``HeavyThrottle`` in a view's
+``throttle_classes``) and on the pages (the ``heavy_throttle`` decorator) alike, in one count."""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from rest_framework.exceptions import Throttled
+from rest_framework.settings import api_settings
+from rest_framework.throttling import SimpleRateThrottle
+
+from scoring.signin import limits as auth_limits
+from scoring.signin.limits import CACHE_ERRORS, CACHE_OUTAGE
+
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+logger = logging.getLogger(__name__)
+
+__all__ = [
+    "CACHE_ERRORS",
+    "AuthThrottle",
+    "CalculatorThrottle",
+    "HeavyThrottle",
+    "TooManyAttempts",
+    "WriteThrottle",
+    "heavy_throttle",
+]
+
+
+class TooManyAttempts(Throttled):
+    """429 with ``Retry-After`` and the sign-in pages' words: "Too many attempts. Try again in N minutes."."""
+
+    def __init__(self, wait: float) -> None:
+        seconds = max(1, math.ceil(wait))
+        super().__init__(detail=auth_limits.message(seconds))
+        self.wait = seconds  # DRF's handler sends it as Retry-After
+
+
+class _ScopedThrottle(SimpleRateThrottle):
+    """Counts requests in the cache (Redis in production). When the cache cannot be reached the request is
+    let through: a rate limit is a protection, and it must not stop rounds being saved while Redis is down."""
+
+    scope = ""
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        try:
+            allowed = super().allow_request(request, view)
+        except CACHE_ERRORS as exc:
+            if CACHE_OUTAGE.failed():  # once per outage, not once per request (scoring.services.outages)
+                logger.warning(
+                    "throttle %s: cache unreachable (%r); requests let through until it answers again "
+                    "(not logged again meanwhile)",
+                    self.scope,
+                    exc,
+                )
+            return True
+        CACHE_OUTAGE.ok()
+        return allowed
+
+    def get_ident(self, request: Any) -> str:
+        """The client address: the connection's, or the trusted proxies' word for it (TRUSTED_PROXIES); an IPv6
+        client by its /64."""
+        return auth_limits.address_key(auth_limits.client_ip(request))
+
+    def get_rate(self) -> str | None:
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        user = getattr(request, "user", None)
+        ident = f"user-{user.pk}" if user is not None and user.is_authenticated else self.get_ident(request)
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class CalculatorThrottle(_ScopedThrottle):
+    """The public calculator and trick referee (they store nothing but cost CPU)."""
+
+    scope = "calculator"
+
+
+class AuthThrottle(_ScopedThrottle):
+    """Log-in, token and sign-up requests, per client address (guessing passwords gets slow). Failed log-ins per
+    account and per address are counted besides, by ``scoring.signin.limits``."""
+
+    scope = "auth"
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class WriteThrottle(_ScopedThrottle):
+    """Every write (POST, PUT, PATCH, DELETE) per user; reads are not limited here."""
+
+    scope = "writes"
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        if request.method in SAFE_METHODS:
+            return True
+        return super().allow_request(request, view)
+
+
+class HeavyThrottle(_ScopedThrottle):
+    """Exports, game night pages and images, dashboards and what-if previews: every method, per user (per client
+    address for anyone signed out), one count shared with the pages (``heavy_throttle``)."""
+
+    scope = "heavy"
+
+
+def heavy_too_many(request: Any, wait: float | None) -> Any:
+    """The answer past the heavy rate: 429 with ``Retry-After``, JSON under ``/api/``, a small page elsewhere."""
+    from django.http import HttpResponse, JsonResponse
+    from django.utils.html import format_html
+    from django.utils.translation import get_language, gettext, ngettext
+
+    seconds = max(1, math.ceil(wait or 1))
+    text = ngettext(
+        "Too many large pages and downloads in a short time. Try again in %(n)d second.",
+        "Too many large pages and downloads in a short time. Try again in %(n)d seconds.",
+        seconds,
+    ) % {"n": seconds}
+    if request.path.startswith("/api/"):
+        response: Any = JsonResponse({"detail": text}, status=429)
+    else:
+        body = format_html(
+            '<!doctype html><html lang="{}"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1"><title>{}</title></head>'
+            '<body><main><h1>{}</h1><p>{}</p><p><a href="/">Scorekeeper</a></p></main></body></html>',
+            get_language() or "en",
+            gettext("Too many requests"),
+            gettext("Too many requests"),
+            text,
+        )
+        response = HttpResponse(body, status=429)
+    response["Retry-After"] = str(seconds)
+    return response
+
+
+def heavy_throttle(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Count a plain Django view in the ``heavy`` scope (put it under ``login_required``, so that it counts per
+    user): past the rate it answers 429 (``heavy_too_many``) without running the view."""
+
+    @wraps(view)
+    def throttled(request: Any, *args: Any, **kwargs: Any) -> Any:
+        throttle = HeavyThrottle()
+        if not throttle.allow_request(request, None):
+            return heavy_too_many(request, throttle.wait())
+        return view(request, *args, **kwargs)
+
+    return throttled
