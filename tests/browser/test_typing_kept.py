@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_numbers_typed_while_a_fresh_form_is_on_its_way_stay(page: Page, make_match: Any, user: Any) -> None:
-    match = make_match("abluxxen", 3)
+    match = make_match("abluxxen", 3, {"games": 3})  # round 1 must not end the match
     page.goto(f"/matches/{match.pk}/")
     expect(page.get_by_role("button", name="Save round 1")).to_be_visible()
     held: list[Route] = []
