@@ -8,7 +8,7 @@ PORT ?= 8000
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/scorekeeper
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: run test venv venv-dev services chromium axe lint typecheck pytest worker beat superuser backup demo messages bench faults faults-hosts prod-up prod-down clean
+.PHONY: run test venv venv-dev services chromium axe lint typecheck pytest worker beat superuser backup demo messages bench faults faults-hosts prod-up prod-down clean screenshots
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -83,6 +83,10 @@ superuser: venv
 ## make backup: a checked copy of the database (DATABASE_URL) into var/backups/, keeping the newest 14
 backup: venv
 	$(BIN)/python manage.py backup
+
+## make screenshots: the README's pictures (docs/img/), the app at 360 px light and dark, from a scratch demo database
+screenshots: venv-dev chromium
+	$(BIN)/python docs/screenshots.py
 
 clean:
 	rm -rf $(VENV) frontend/node_modules db.sqlite3 staticfiles .pytest_cache .mypy_cache .ruff_cache .coverage
