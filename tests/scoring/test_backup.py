@@ -1,4 +1,4 @@
-"""``manage.py backup``: a whole, checked copy that the README's restore commands bring back; old ones pruned."""
+"""``manage.py backup``: a whole, checked copy that deploy/README.md's restore commands bring back; old ones pruned."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def scratch_database() -> Iterator[str]:
 
 
 def _restore(*args: str) -> None:
-    """The README's restore command (``--dbname`` last)."""
+    """deploy/README.md's restore command (``--dbname`` last)."""
     subprocess.run(["pg_restore", "--no-owner", "--single-transaction", *args], check=True, capture_output=True)
 
 

@@ -1,7 +1,7 @@
 """``manage.py backup``: a consistent copy of the whole database, kept with the newest few.
 
 PostgreSQL: ``pg_dump`` in its custom format, one consistent snapshot taken while the app keeps running (restore
-with ``pg_restore``; see the README). SQLite: SQLite's online backup API, likewise consistent while the app runs.
+with ``pg_restore``; see deploy/README.md). SQLite: SQLite's online backup API, likewise consistent while the app runs.
 
 The copy is written under a temporary name, checked (``pg_restore --list`` must read it and find the rounds;
 SQLite's ``integrity_check`` must pass) and only then renamed, so a file named ``scorekeeper-*.dump`` or

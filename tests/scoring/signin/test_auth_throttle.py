@@ -242,7 +242,7 @@ def test_password_reset_is_limited_per_client_address(client):
 
 def test_with_the_cache_unreachable_log_ins_are_let_through(client, settings):
     """Row "HTML login", behaviour kept on purpose (a guard, so it passed before the limits too): Redis down must
-    not lock everybody out; the limits let attempts through (README, "How it scales out")."""
+    not lock everybody out; the limits let attempts through (deploy/README.md, "Several machines")."""
     settings.CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
@@ -317,7 +317,7 @@ def test_the_deployment_says_how_many_proxies_stand_in_front():
     assert "export TRUSTED_PROXIES=1" in (root / "deploy" / "prod_up.sh").read_text()
     assert "X-Forwarded-For $proxy_add_x_forwarded_for" in (root / "deploy" / "nginx" / "scorekeeper.conf").read_text()
     assert "\nTRUSTED_PROXIES=0\n" in (root / ".env.example").read_text()
-    assert "| `TRUSTED_PROXIES` | `0` |" in (root / "README.md").read_text()
+    assert "| `TRUSTED_PROXIES` | `0` |" in (root / "deploy" / "README.md").read_text()  # the configuration table
 
     env = {k: v for k, v in os.environ.items() if k not in {"PYTEST_CURRENT_TEST"}}
     code = "import django, os; os.environ['DJANGO_SETTINGS_MODULE'] = 'config.settings'; django.setup()"
