@@ -1,5 +1,6 @@
 """Request and response handling that Django 5.2 does not do itself: forwarded headers believed only from the
-proxy's address, and the Content-Security-Policy and Permissions-Policy response headers."""
+proxy's address, a heavy request's place given back when its response is done, and the Content-Security-Policy
+and Permissions-Policy response headers."""
 
 from __future__ import annotations
 
@@ -54,6 +55,29 @@ class ForwardedHeadersMiddleware:
             for name in FORWARDED_HEADERS:
                 meta.pop(name, None)
         return self.get_response(request)
+
+
+class HeavyReleaseMiddleware:
+    """A heavy request holds one of its user's few places while it runs (``THROTTLE_HEAVY_AT_ONCE``): the throttle
+    that gave the place leaves ``request.heavy_release``, called here when the response is closed, that is after
+    the last byte of a streamed export has been sent (the server closes every response), or at once when the view
+    failed before answering."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        try:
+            response = self.get_response(request)
+        except BaseException:
+            release = getattr(request, "heavy_release", None)
+            if release is not None:
+                release()
+            raise
+        release = getattr(request, "heavy_release", None)
+        if release is not None:
+            response._resource_closers.append(release)  # Django calls them from response.close()
+        return response
 
 
 class SecurityHeadersMiddleware:

@@ -89,6 +89,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # first: nothing below may read a forwarded header that the proxy did not send
     "config.middleware.ForwardedHeadersMiddleware",
+    # a heavy request's place (scoring.api.throttles.HeavyThrottle) is given back when its response is closed
+    "config.middleware.HeavyReleaseMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -334,6 +336,8 @@ REST_FRAMEWORK = {
     # the client address for every throttle: see TRUSTED_PROXIES (None would take the whole, forgeable header)
     "NUM_PROXIES": TRUSTED_PROXIES,
 }
+# heavy requests one user may have in progress at once (0: no limit); one more answers 429 at once
+THROTTLE_HEAVY_AT_ONCE = env_int("THROTTLE_HEAVY_AT_ONCE", 2)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Scorekeeper API",
     "DESCRIPTION": "Scores, explanations and statistics for NJET, MÜ, Meinz, Was sticht?, Sticheln, "

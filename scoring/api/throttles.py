@@ -14,6 +14,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from django.conf import settings
 from rest_framework.exceptions import Throttled
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
@@ -108,9 +109,47 @@ class WriteThrottle(_ScopedThrottle):
 
 class HeavyThrottle(_ScopedThrottle):
     """Exports, game night pages and images, dashboards and what-if previews: every method, per user (per client
-    address for anyone signed out), one count shared with the pages (``heavy_throttle``)."""
+    address for anyone signed out), one count shared with the pages (``heavy_throttle``).
+
+    Besides the rate, a user has at most ``THROTTLE_HEAVY_AT_ONCE`` heavy requests in progress: eight exports
+    sent at once would otherwise share the cores eight ways, each taking seconds, and hold the web threads the
+    rest of the table needs. One more answers 429 at once (``Retry-After: 1``); the place is given back when the
+    response is closed (``config.middleware.HeavyReleaseMiddleware``), and lapses after ``BUSY_SECONDS`` should
+    a process die holding it. No page of the app sends two heavy requests at once."""
 
     scope = "heavy"
+    BUSY_SECONDS = 120
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        self.busy = False
+        if not super().allow_request(request, view):
+            return False
+        at_once = int(getattr(settings, "THROTTLE_HEAVY_AT_ONCE", 0))
+        if at_once <= 0:
+            return True
+        key = f"throttle_heavy_busy_{self.get_cache_key(request, view)}"
+        try:
+            self.cache.add(key, 0, self.BUSY_SECONDS)
+            if self.cache.incr(key) > at_once:
+                self.cache.decr(key)
+                self.busy = True
+                return False
+        except ValueError:  # the place lapsed between add and incr: nothing is held
+            return True
+        except CACHE_ERRORS:  # as for the rate: a protection that must not stop the page while Redis is away
+            return True
+        getattr(request, "_request", request).heavy_release = lambda: self._release(key)
+        return True
+
+    def _release(self, key: str) -> None:
+        try:
+            if self.cache.decr(key) < 0:  # lapsed and taken again meanwhile: never below nothing
+                self.cache.set(key, 0, self.BUSY_SECONDS)
+        except (ValueError, *CACHE_ERRORS):  # lapsed, or Redis away: it lapses by itself
+            pass
+
+    def wait(self) -> float | None:
+        return 1.0 if self.busy else super().wait()
 
 
 def heavy_too_many(request: Any, wait: float | None) -> Any:

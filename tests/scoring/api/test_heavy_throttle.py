@@ -119,3 +119,54 @@ def test_the_default_rate_lets_an_evening_of_browsing_through(table, finished, c
     browser = _browser(table.member)
     codes = {browser.get(f"/stats/nights/{finished.pk}/").status_code for _ in range(20)}
     assert codes == {200}
+
+
+def test_a_user_has_at_most_two_heavy_requests_in_progress(table, finished, client_for, settings):
+    """Eight exports sent at once would share the cores eight ways: a third heavy request while two are in
+    progress (two streamed exports not yet read to the end) answers 429 at once, for this user only; a place
+    comes back when its response is done, and the rate's count is not the reason."""
+    assert settings.THROTTLE_HEAVY_AT_ONCE == 2
+    cache.clear()
+    g = table.group.pk
+    api, browser = client_for(table.member), _browser(table.member)
+    first = api.get(f"/api/v1/groups/{g}/export")
+    second = browser.get(f"/groups/{g}/export.csv")
+    assert (first.status_code, second.status_code) == (200, 200)
+    assert first.streaming and second.streaming  # still being sent: both places held
+
+    third = api.get(f"/api/v1/groups/{g}/export/rounds.csv")
+    assert third.status_code == 429 and third["Retry-After"] == "1" and third.json()["detail"]
+    page = browser.get(f"/stats/nights/{finished.pk}/")
+    assert page.status_code == 429 and page["Retry-After"] == "1"
+    assert _browser(table.owner).get(f"/stats/nights/{finished.pk}/").status_code == 200  # another user
+    assert browser.get(f"/groups/{g}/").status_code == 200  # light pages are not counted
+
+    b"".join(first.streaming_content)  # the first export sent to its end: its place is given back
+    assert browser.get(f"/stats/nights/{finished.pk}/").status_code == 200  # done at once: nothing held after it
+    assert api.get(f"/api/v1/groups/{g}/stats").status_code == 200
+    b"".join(second.streaming_content)
+    streams = [api.get(f"/api/v1/groups/{g}/export"), api.get(f"/api/v1/groups/{g}/export")]
+    assert [s.status_code for s in streams] == [200, 200]
+    assert api.get(f"/api/v1/groups/{g}/export").status_code == 429
+    for stream in streams:
+        b"".join(stream.streaming_content)
+
+
+def test_a_heavy_view_that_fails_gives_its_place_back(table, finished, client_for, settings):
+    """A heavy request answered with an error (an unknown night, a group not theirs) holds nothing afterwards."""
+    settings.THROTTLE_HEAVY_AT_ONCE = 1
+    cache.clear()
+    browser = _browser(table.member)
+    for _ in range(3):
+        assert browser.get("/stats/nights/999999999/").status_code == 404
+    assert browser.get(f"/stats/nights/{finished.pk}/").status_code == 200
+
+
+def test_no_limit_at_once_when_set_to_zero(table, finished, client_for, settings):
+    settings.THROTTLE_HEAVY_AT_ONCE = 0
+    cache.clear()
+    api = client_for(table.member)
+    streams = [api.get(f"/api/v1/groups/{table.group.pk}/export") for _ in range(4)]
+    assert [s.status_code for s in streams] == [200] * 4
+    for stream in streams:
+        b"".join(stream.streaming_content)
