@@ -11,8 +11,12 @@ time, ``openloop.py``), so a stalled web tier shows in full.
 
 For each endpoint it prints the first request's cost (alone, before the load: the first computation) and the
 repeated requests' p50/p99/max under the load, their statuses, ``/ping``'s p99 and the web processes' memory.
-Goals (issue 44): ``/ping`` p99 ≤ 100 ms, no heavy request over 2 s after its first computation, web memory growth
-≤ 50 MB over the whole run. Writes ``var/bench/abuse.json``. Not a test: it asserts nothing.
+The first request of each endpoint is a second member's (``first_reader``), whose heavy count is fresh, so that it
+is the first computation even when the previous endpoint's load has used up the bench user's count.
+Goals (issue 44): ``/ping`` p99 ≤ 100 ms, no heavy request over 2 s after its first computation, web process memory
+growth ≤ 50 MB over the whole run: the most any one web process grew (the issue measured one process); all of
+them together (2 gunicorns × 4 workers on ``prod-up``, each growing once to its working size) is printed beside.
+Writes ``var/bench/abuse.json``. Not a test: it asserts nothing.
 """
 
 from __future__ import annotations
@@ -139,6 +143,18 @@ def endpoints(group: Any) -> dict[str, str]:
     }
 
 
+def first_reader(group: Any) -> Any:
+    """A second member of the group, whose heavy count is fresh: the first request of each endpoint is theirs, so
+    that it is the first computation (not a 429 left by the previous endpoint's load on the bench user's count)."""
+    from django.contrib.auth import get_user_model
+
+    from scoring.models import Membership
+
+    reader, _ = get_user_model().objects.get_or_create(username="bench-abuse-first")
+    Membership.objects.get_or_create(group=group, user=reader)
+    return reader
+
+
 def session_cookie(user: Any) -> str:
     """A signed-in session for ``user`` (what the log-in page would set), as a Cookie header."""
     from django.conf import settings
@@ -205,14 +221,19 @@ def ping_open_loop(host: str, port: int, seconds: float, found: dict[str, Any]) 
 
 def web_rss_mb() -> float:
     """Resident memory of prod-up's gunicorn processes (each master, from var/prod/web-*.pid, and its workers)
-    in MB; other gunicorn processes on the machine are not counted."""
+    in MB, all together; other gunicorn processes on the machine are not counted."""
+    return sum(web_rss_each().values())
+
+
+def web_rss_each() -> dict[int, float]:
+    """The same per process: {pid: MB}."""
     masters = set()
     for pidfile in (ROOT / "var" / "prod").glob("web-*.pid"):
         try:
             masters.add(int(pidfile.read_text().strip()))
         except (OSError, ValueError):
             continue
-    total = 0
+    each: dict[int, float] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -222,8 +243,8 @@ def web_rss_mb() -> float:
             continue
         fields = dict(line.split(":", 1) for line in status if ":" in line)
         if int(entry.name) in masters or int(fields.get("PPid", "0").strip()) in masters:
-            total += int(fields.get("VmRSS", "0 kB").split()[0])
-    return total / 1024
+            each[int(entry.name)] = int(fields.get("VmRSS", "0 kB").split()[0]) / 1024
+    return each
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -251,15 +272,18 @@ def main() -> None:
         wanted = {name.strip() for name in args.only.split(",")}
         paths = {name: path for name, path in paths.items() if name in wanted}
     cookie = session_cookie(user)
+    first_cookie = session_cookie(first_reader(group))
     print(f"waited {settle(600):.1f} s for the workers' queue to empty (the import's statistics)")
     url = urlsplit(BASE_URL)
     host, port = url.hostname or "127.0.0.1", url.port or 443
 
     memory_before = web_rss_mb()
     peak = memory_before
+    each_before = web_rss_each()
+    each_peak = dict(each_before)
     results: dict[str, Any] = {}
     for name, path in paths.items():
-        status, first, size, conn = fetch(host, port, path, cookie)
+        status, first, size, conn = fetch(host, port, path, first_cookie)
         if conn is not None:
             conn.close()
         ping: dict[str, Any] = {}
@@ -268,6 +292,8 @@ def main() -> None:
         load = hammer(host, port, path, cookie, parallel=args.parallel, seconds=args.seconds)
         pinger.join()
         peak = max(peak, web_rss_mb())
+        for pid, mb in web_rss_each().items():
+            each_peak[pid] = max(mb, each_peak.get(pid, 0.0))
         times = [took for _status, took in load]
         statuses: dict[str, int] = {}
         for code, _took in load:
@@ -299,17 +325,21 @@ def main() -> None:
     ping_p99 = max((r["ping"].get("p99_ms", float("inf")) for r in results.values()), default=float("nan"))
     repeat_max = max((r["repeated"]["max_s"] for r in results.values()), default=float("nan"))
     growth = max(peak, memory_after) - memory_before
+    # per process: a process that was not there before (a worker restarted) grows from nothing, and is not counted
+    grew = {pid: each_peak[pid] - mb for pid, mb in each_before.items() if pid in each_peak}
+    process_growth = max(grew.values(), default=float("nan"))
     passed = {
         "ping_p99": ping_p99 <= GOAL_PING_P99_MS,
         "repeat_max": repeat_max <= GOAL_REPEAT_MAX_S,
-        "memory": growth <= GOAL_MEMORY_MB,
+        "memory": process_growth <= GOAL_MEMORY_MB,
     }
     print(
         f"\n/ping p99 (worst endpoint) {ping_p99:.0f} ms (goal ≤ {GOAL_PING_P99_MS:.0f}): "
         f"{verdict(passed['ping_p99'])}; slowest repeated heavy request {repeat_max:.2f} s "
-        f"(goal ≤ {GOAL_REPEAT_MAX_S:.0f}): {verdict(passed['repeat_max'])}; web memory {memory_before:.0f} -> "
-        f"peak {peak:.0f}, end {memory_after:.0f} MB (+{growth:.0f}, goal ≤ {GOAL_MEMORY_MB:.0f}): "
-        f"{verdict(passed['memory'])}"
+        f"(goal ≤ {GOAL_REPEAT_MAX_S:.0f}): {verdict(passed['repeat_max'])}; web memory, the most one process "
+        f"grew: +{process_growth:.0f} MB (goal ≤ {GOAL_MEMORY_MB:.0f}): {verdict(passed['memory'])}; all "
+        f"{len(each_before)} web processes together {memory_before:.0f} -> peak {peak:.0f}, end "
+        f"{memory_after:.0f} MB (+{growth:.0f})"
     )
     save(
         "abuse",
@@ -321,7 +351,14 @@ def main() -> None:
             "results": results,
             "ping_p99_ms": ping_p99,
             "repeat_max_s": repeat_max,
-            "web_rss_mb": {"before": memory_before, "peak": peak, "after": memory_after, "growth": growth},
+            "web_rss_mb": {
+                "before": memory_before,
+                "peak": peak,
+                "after": memory_after,
+                "growth": growth,
+                "process_growth_max": process_growth,
+                "processes": len(each_before),
+            },
             "pass": passed,
             "machine": os.uname().nodename,
         },
