@@ -15,6 +15,10 @@ The task cards themselves live in :mod:`.was_sticht_tasks`; who wins a trick is 
   the app proposes his first task still held in draft order (what every round stored without the fact scores by).
 * The game ends as soon as a player has returned all four tasks; everyone who does so in that round wins.
 
+Two entries (fact ``entry``): the full one above ("full", or not said as from the API and older rounds), where the
+app judges every revealed task from the tricks, and the quick one ("quick", :mod:`.was_sticht_quick`), where the
+table judges its tasks and ticks the task cards returned, as on the paper pad.  Both score 1 a card returned.
+
 Option ``exactly_split``: the box holds 8 "exactly N tricks" cards, split not printed.  "even" (default) reads it as
 two each of 1, 2, 3 and 4; "free" accepts any split of the eight when checking the draft.
 """
@@ -25,8 +29,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from . import was_sticht_quick as quick
 from .errors import Complaints
-from .types import N_, PLAYER, MatchState, OptionSpec, RoundResult, deal_index, totals_of
+from .types import N_, PLAYER, MatchState, OptionSpec, RoundResult, deal_index, line, totals_of
 from .was_sticht_tasks import (
     COLOUR_MESSAGES,
     COLOURS,
@@ -94,6 +99,7 @@ MESSAGES: dict[str, str] = {
     **DRAFT_MESSAGES,
     **START_MESSAGES,
     **COLOUR_MESSAGES,
+    **quick.MESSAGES,
     # shape of the facts
     "was-sticht.field_unknown": N_("The round facts have no field called '{name}'."),
     "was-sticht.field_missing": N_("This field is required."),
@@ -135,9 +141,10 @@ PARAMS: dict[str, dict[str, str]] = {
     "was-sticht.no_colour_done": {"colour": _COLOUR},
     "was-sticht.no_colour_has": {"colour": _COLOUR},
     "was-sticht.no_colour_no_trick": {"colour": _COLOUR},
+    **quick.PARAMS,
 }
 
-FACTS_SCHEMA: dict[str, Any] = {
+FULL_SCHEMA: dict[str, Any] = {
     "type": "object",
     "title": "Was sticht? round",
     "description": "The tasks revealed and what the nine tricks did; the trumps are for the record only.",
@@ -184,8 +191,16 @@ FACTS_SCHEMA: dict[str, Any] = {
             "only when he earns a return this round and holds that task. Absent: his first task still held, "
             "in draft order.",
         },
+        "entry": {
+            "type": ["string", "null"],
+            "enum": ["full", None],
+            "description": "Optional: 'full' when the app's full entry made the round (the explanation says so).",
+        },
     },
 }
+
+# the full entry (the app judges the tasks) or the quick one (the task cards returned, judged at the table)
+FACTS_SCHEMA: dict[str, Any] = {"oneOf": [FULL_SCHEMA, quick.SCHEMA]}
 
 EXAMPLE_TASKS: list[list[str]] = [
     ["betli", "most", "exactly-2", "no-red"],
@@ -222,14 +237,25 @@ class WasStichtFacts:
     trump_colour: str | None = None
     trump_number: int | None = None
     start_return: str | None = None
+    entry: str | None = None  # "full" when the app's full entry said so
 
     def table(self) -> Table:
         return Table(tricks=self.tricks, last_trick=self.last_trick, colours=self.colours)
 
 
-Facts = WasStichtFacts
+Facts = WasStichtFacts | quick.QuickFacts
 
-_FIELDS = ("start_player", "trump_colour", "trump_number", "chosen", "tricks", "last_trick", "colours", "start_return")
+_FIELDS = (
+    "start_player",
+    "trump_colour",
+    "trump_number",
+    "chosen",
+    "tricks",
+    "last_trick",
+    "colours",
+    "start_return",
+    "entry",
+)
 
 
 # --- options ---------------------------------------------------------------------------------------------------
@@ -303,9 +329,15 @@ def _trumps(data: Mapping[str, Any], c: Complaints) -> tuple[str | None, int | N
     return colour, number
 
 
-def facts_parse(data: Mapping[str, Any], *, players: int, options: Mapping[str, Any]) -> WasStichtFacts:
-    """Check the shape of the submitted facts; the game's rules come in :func:`validate`."""
+def facts_parse(data: Mapping[str, Any], *, players: int, options: Mapping[str, Any]) -> Facts:
+    """Check the shape of the submitted facts (either entry's); the game's rules come in :func:`validate`."""
     c = Complaints(MESSAGES, PARAMS)
+    if data.get("entry") == quick.ENTRY:
+        parsed = quick.facts_parse(data, players=players, c=c)
+        c.raise_if_any()
+        return parsed
+    entry = data.get("entry")
+    c.check(entry in (None, "full"), "entry", "was-sticht.entry", "was-sticht-round", entry=str(entry))
     for name in data:
         c.check(name in _FIELDS, str(name), "was-sticht.field_unknown", "was-sticht-round", name=str(name))
     start, last = _seat(data, "start_player", players, c), _seat(data, "last_trick", players, c)
@@ -332,6 +364,7 @@ def facts_parse(data: Mapping[str, Any], *, players: int, options: Mapping[str, 
         trump_colour=colour,
         trump_number=number,
         start_return=start_return,
+        entry=entry if entry == "full" else None,
     )
 
 
@@ -394,7 +427,7 @@ def _check_return_earned(facts: WasStichtFacts, c: Complaints) -> None:
         )
 
 
-def validate(facts: WasStichtFacts, *, players: int, options: Mapping[str, Any], state: MatchState) -> None:
+def validate(facts: Facts, *, players: int, options: Mapping[str, Any], state: MatchState) -> None:
     """Refuse rounds the game cannot produce; every broken rule is reported at once."""
     c = Complaints(MESSAGES, PARAMS)
     c.check(not state.finished, "", "was-sticht.match_over", "was-sticht-end")
@@ -406,6 +439,11 @@ def validate(facts: WasStichtFacts, *, players: int, options: Mapping[str, Any],
         "was-sticht-start-player",
         expected=state.next_starter,
     )
+    if isinstance(facts, quick.QuickFacts):
+        if not state.finished:  # once over, nobody holds a task to judge
+            quick.validate(facts, players=players, held=held_before(state, options), c=c)
+        c.raise_if_any()
+        return
     _check_tricks(facts, c)
     _check_tasks(facts, held_before(state, options), c)
     colours_check(facts.table(), facts.chosen, facts.start_player, players=players, c=c)
@@ -431,10 +469,14 @@ def verdict_of(facts: WasStichtFacts, held: Sequence[Sequence[str]]) -> Verdict:
     return round_verdict(facts.chosen, start, facts.table(), held[start], facts.start_return)
 
 
-def score_round(facts: WasStichtFacts, *, players: int, options: Mapping[str, Any], state: MatchState) -> RoundResult:
+def score_round(facts: Facts, *, players: int, options: Mapping[str, Any], state: MatchState) -> RoundResult:
     """One point per task card returned this round: the owners' fulfilled tasks and the start player's one return."""
+    if isinstance(facts, quick.QuickFacts):
+        return quick.score_round(facts, players=players)
     verdict = verdict_of(facts, held_before(state, options))
     lines = verdict_lines(verdict, facts.chosen, facts.start_player, chose_return=facts.start_return is not None)
+    if facts.entry == "full":
+        lines.insert(0, line("was-sticht.entry_full", "was-sticht-round"))
     scores = [0] * players
     for ln in lines:
         if ln.player is not None and ln.points:
@@ -444,7 +486,7 @@ def score_round(facts: WasStichtFacts, *, players: int, options: Mapping[str, An
 
 # --- the match -------------------------------------------------------------------------------------------------
 def match_state(
-    history: Sequence[tuple[WasStichtFacts, RoundResult]],
+    history: Sequence[tuple[Facts, RoundResult]],
     *,
     players: int,
     options: Mapping[str, Any],
@@ -453,11 +495,19 @@ def match_state(
     """Tasks held and returned per seat; the game ends once a player has returned all four, and all of them win.
 
     ``extra["returned"][seat]`` lists ``{"task", "round", "fulfilled_by", "as_start_player"}``; a start player's
-    return also names the revealed tasks he fulfilled while their owners missed them (``covering``).
+    return also names the revealed tasks he fulfilled while their owners missed them (``covering``), unless the
+    quick entry made the round (the table judged the tasks; which ones were revealed is not entered).
     """
     held = [list(tasks) for tasks in options["tasks"]]
     returned: list[list[dict[str, Any]]] = [[] for _ in range(players)]
     for number, (facts, _) in enumerate(history, start=1):
+        if isinstance(facts, quick.QuickFacts):
+            for seat, task, by_start in quick.returns(facts):
+                held[seat].remove(task)
+                returned[seat].append(
+                    {"task": task, "round": number, "fulfilled_by": seat, "as_start_player": by_start}
+                )
+            continue
         verdict = verdict_of(facts, held)
         covering = [{"owner": owner, "task": facts.chosen[owner]} for owner in verdict.earned()]
         for seat, task, by_start in verdict.returns(facts.chosen, facts.start_player):
