@@ -164,11 +164,9 @@ class WasSticht(GameEntry):
         start = c.ref("next_starter")
         held = self._held(c)
         proposed = c.module.start_return_proposed(held[start]) if start is not None and start < len(held) else None
-        # the quick entry first, nobody's card ticked yet ("none" chosen for every player)
-        returned = seat_values("returned", [""] * c.n)
-        return {"entry": "quick", "start_player": start, "start_return": proposed, **returned} | seat_values(
-            "tricks", [0] * c.n
-        )
+        out = {"entry": "quick", "start_player": start, "start_return": proposed, **seat_values("tricks", [0] * c.n)}
+        # the quick entry first, nobody's card ticked yet ("no card" chosen for every player)
+        return out | seat_values("returned", [""] * c.n)
 
     def to_facts(self, post: Any, c: EntryContext) -> dict[str, Any]:
         start = to_int(post.get("start_player"))

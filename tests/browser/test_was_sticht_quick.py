@@ -94,4 +94,7 @@ def test_quick_was_sticht_rounds_in_hungarian(new_context: Any, make_match: Any)
     assert _totals(page) == [1, 2, 1, 1]
     assert selectors.match_scoreboard(match=match)["extra"]["held"][1] == ["fewest", "no-blue"]
     shot(page, "hu-was-sticht-quick-round-2")
+    page.emulate_media(color_scheme="dark")  # the phone's dark mode: the same form, the checked card stands out
+    _returned(page, "Anna", "Betli (egy ütés sem)")
+    shot(page, "hu-was-sticht-quick-dark", full=False)
     assert errors == []
