@@ -1,5 +1,7 @@
 """Round-entry adapters, one per game (see :mod:`frontend.entry.forms`); the counting games (Sticheln, Abluxxen,
-Coloretto), whose forms have a quick and a full entry, are in :mod:`frontend.entry.counting`.
+Coloretto), whose forms have a quick and a full entry, are in :mod:`frontend.entry.counting`. Was sticht? has the
+two entries too: the quick one ticks the task cards returned (the table judged its tasks), the full one asks the
+tasks revealed and the tricks so that the rules judge them.
 
 Totals that let the form fill in "the last player's tricks" come from the game modules' own tables and
 functions (``njet.tricks_in_round``, ``mue_tables.DECK_TRIANGLES``, …); the forms only subtract.
@@ -11,6 +13,7 @@ from typing import Any
 
 from frontend.entry import labels
 from frontend.entry.base import EntryContext, GameEntry, per_seat, register, seat_values, seats_checked, to_int
+from frontend.entry.counting import made_by
 
 
 def _put(facts: dict[str, Any], name: str, value: Any) -> None:
@@ -161,12 +164,18 @@ class WasSticht(GameEntry):
         start = c.ref("next_starter")
         held = self._held(c)
         proposed = c.module.start_return_proposed(held[start]) if start is not None and start < len(held) else None
-        return {"start_player": start, "start_return": proposed, **seat_values("tricks", [0] * c.n)}
+        out = {"entry": "quick", "start_player": start, "start_return": proposed, **seat_values("tricks", [0] * c.n)}
+        # the quick entry first, nobody's card ticked yet ("no card" chosen for every player)
+        return out | seat_values("returned", [""] * c.n)
 
     def to_facts(self, post: Any, c: EntryContext) -> dict[str, Any]:
         start = to_int(post.get("start_player"))
-        facts: dict[str, Any] = {}
+        made = made_by(post)
+        facts: dict[str, Any] = {"entry": made} if made else {}
         _put(facts, "start_player", start)
+        if made == "quick":  # the task card each player returned, as the table judged the tasks
+            facts["returned"] = [post.get(f"returned.{seat}") or None for seat in range(c.n)]
+            return facts
         facts["trump_colour"] = post.get("trump_colour") or None
         facts["trump_number"] = _blank_none(post.get("trump_number"))
         facts["chosen"] = [None if seat == start else (post.get(f"chosen.{seat}") or None) for seat in range(c.n)]
@@ -197,6 +206,8 @@ class WasSticht(GameEntry):
         out = super().from_facts(facts, c)
         out["trump_colour"] = facts.get("trump_colour") or ""
         out["trump_number"] = "" if facts.get("trump_number") is None else facts["trump_number"]
+        if facts.get("entry") == "quick":
+            out.update(seat_values("returned", [task or "" for task in facts.get("returned") or ()]))
         for seat, colours in enumerate(facts.get("colours") or []):
             out[f"colours.{seat}"] = colours or []
         return out

@@ -15,6 +15,10 @@ The task cards themselves live in :mod:`.was_sticht_tasks`; who wins a trick is 
   the app proposes his first task still held in draft order (what every round stored without the fact scores by).
 * The game ends as soon as a player has returned all four tasks; everyone who does so in that round wins.
 
+Two entries (fact ``entry``): the full one above ("full", or not said as from the API and older rounds), where the
+app judges every revealed task from the tricks, and the quick one ("quick", :mod:`.was_sticht_quick`), where the
+table judges its tasks and ticks the task cards returned, as on the paper pad.  Both score 1 a card returned.
+
 Option ``exactly_split``: the box holds 8 "exactly N tricks" cards, split not printed.  "even" (default) reads it as
 two each of 1, 2, 3 and 4; "free" accepts any split of the eight when checking the draft.
 """
@@ -22,23 +26,20 @@ two each of 1, 2, 3 and 4; "free" accepts any split of the eight when checking t
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from . import was_sticht_quick as quick
 from .errors import Complaints
-from .types import N_, PLAYER, MatchState, OptionSpec, RoundResult, deal_index, totals_of
+from .types import N_, PLAYER, MatchState, OptionSpec, RoundResult, deal_index, line, totals_of
+from .was_sticht_facts import FULL_SCHEMA, WasStichtFacts, parse_full
 from .was_sticht_tasks import (
     COLOUR_MESSAGES,
-    COLOURS,
     DRAFT_MESSAGES,
     OUTCOME_MESSAGES,
     START_MESSAGES,
-    TASK_COPIES,
-    TASK_IDS,
     TASK_NAMES,
     TASKS_PER_PLAYER,
     TRICKS,
-    Table,
     Verdict,
     colours_check,
     draft_check,
@@ -55,7 +56,6 @@ VERSION = "1"
 MIN_PLAYERS = 3
 MAX_PLAYERS = 4
 
-VALUES = tuple(range(1, 10))
 SPLITS = ("even", "free")
 
 OPTIONS: tuple[OptionSpec, ...] = (
@@ -94,6 +94,7 @@ MESSAGES: dict[str, str] = {
     **DRAFT_MESSAGES,
     **START_MESSAGES,
     **COLOUR_MESSAGES,
+    **quick.MESSAGES,
     # shape of the facts
     "was-sticht.field_unknown": N_("The round facts have no field called '{name}'."),
     "was-sticht.field_missing": N_("This field is required."),
@@ -135,57 +136,12 @@ PARAMS: dict[str, dict[str, str]] = {
     "was-sticht.no_colour_done": {"colour": _COLOUR},
     "was-sticht.no_colour_has": {"colour": _COLOUR},
     "was-sticht.no_colour_no_trick": {"colour": _COLOUR},
+    **quick.PARAMS,
 }
 
-FACTS_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "title": "Was sticht? round",
-    "description": "The tasks revealed and what the nine tricks did; the trumps are for the record only.",
-    "required": ["start_player", "chosen", "tricks", "last_trick"],
-    "additionalProperties": False,
-    "properties": {
-        "start_player": {
-            "type": "integer",
-            "minimum": 0,
-            "description": "Seat of this round's start player (seat 0 in round 1, then rotating left).",
-        },
-        "trump_colour": {
-            "type": ["string", "null"],
-            "enum": [*COLOURS, None],
-            "description": "The trump colour drawn (null = grey card, no trump colour); for the record.",
-        },
-        "trump_number": {
-            "type": ["integer", "null"],
-            "minimum": 1,
-            "maximum": 9,
-            "description": "The trump number drawn (null = 'X', no trump number); for the record.",
-        },
-        "chosen": {
-            "type": "array",
-            "description": "Per seat: the task card picked this round (null for the start player).",
-            "items": {"type": ["string", "null"], "enum": [*TASK_COPIES, None]},
-        },
-        "tricks": {
-            "type": "array",
-            "description": "Per seat: tricks taken (they add up to 9; the 3-player table hand takes none).",
-            "items": {"type": "integer", "minimum": 0, "maximum": 9},
-        },
-        "last_trick": {"type": "integer", "minimum": 0, "description": "Seat that took the ninth trick."},
-        "colours": {
-            "type": ["array", "null"],
-            "description": "Per seat: the colours present in that seat's tricks (null = not entered). Needed for "
-            "the owner and the start player whenever a 'no colour' task is revealed.",
-            "items": {"type": ["array", "null"], "items": {"type": "string", "enum": list(COLOURS)}},
-        },
-        "start_return": {
-            "type": ["string", "null"],
-            "enum": [*TASK_COPIES, None],
-            "description": "Optional: which of his tasks the start player returns (the rulebook lets him choose); "
-            "only when he earns a return this round and holds that task. Absent: his first task still held, "
-            "in draft order.",
-        },
-    },
-}
+# the full entry (the app judges the tasks) or the quick one (the task cards returned, judged at the table)
+FACTS_SCHEMA: dict[str, Any] = {"oneOf": [FULL_SCHEMA, quick.SCHEMA]}
+
 
 EXAMPLE_TASKS: list[list[str]] = [
     ["betli", "most", "exactly-2", "no-red"],
@@ -210,26 +166,7 @@ EXAMPLE: dict[str, Any] = {
 }
 
 
-@dataclass(frozen=True)
-class WasStichtFacts:
-    """One round: start player, revealed tasks, tricks per seat, last trick, colours per seat, the trumps."""
-
-    start_player: int
-    chosen: tuple[str | None, ...]
-    tricks: tuple[int, ...]
-    last_trick: int
-    colours: tuple[frozenset[str] | None, ...]
-    trump_colour: str | None = None
-    trump_number: int | None = None
-    start_return: str | None = None
-
-    def table(self) -> Table:
-        return Table(tricks=self.tricks, last_trick=self.last_trick, colours=self.colours)
-
-
-Facts = WasStichtFacts
-
-_FIELDS = ("start_player", "trump_colour", "trump_number", "chosen", "tricks", "last_trick", "colours", "start_return")
+Facts = WasStichtFacts | quick.QuickFacts
 
 
 # --- options ---------------------------------------------------------------------------------------------------
@@ -240,99 +177,16 @@ def options_validate(options: Mapping[str, Any], *, players: int) -> None:
     c.raise_if_any()
 
 
-# --- parsing ---------------------------------------------------------------------------------------------------
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _seat(data: Mapping[str, Any], name: str, players: int, c: Complaints) -> int:
-    value: Any = data.get(name)
-    if name not in data:
-        c.add(name, "was-sticht.field_missing", "was-sticht-round")
-    elif not (_is_int(value) and 0 <= value < players):
-        c.add(name, "was-sticht.seat", "was-sticht-round", high=players - 1)
-    return value if _is_int(value) else -1
-
-
-def _per_seat(data: Mapping[str, Any], name: str, players: int, c: Complaints) -> list[Any]:
-    value = data.get(name)
-    if name not in data:
-        c.add(name, "was-sticht.field_missing", "was-sticht-round")
-    elif not isinstance(value, list) or len(value) != players:
-        c.add(name, "was-sticht.list", "was-sticht-round", count=players)
-    return value if isinstance(value, list) and len(value) == players else []
-
-
-def _task_or_none(value: Any, field: str, c: Complaints) -> str | None:
-    ok = value is None or (isinstance(value, str) and value in TASK_COPIES)
-    c.check(ok, field, "was-sticht.task_id", "was-sticht-tasks", tasks=TASK_IDS)
-    return value if ok else None
-
-
-def _colour_set(value: Any, field: str, c: Complaints) -> frozenset[str] | None:
-    if value is None:
-        return None
-    if not isinstance(value, list):
-        c.add(field, "was-sticht.colours_list", "was-sticht-round")
-        return None
-    for i, colour in enumerate(value):
-        c.check(
-            isinstance(colour, str) and colour in COLOURS,
-            f"{field}.{i}",
-            "was-sticht.colour",
-            "was-sticht-round",
-            value=str(colour),
-            colours=", ".join(COLOURS),
-        )
-    return frozenset(v for v in value if isinstance(v, str))
-
-
-def _trumps(data: Mapping[str, Any], c: Complaints) -> tuple[str | None, int | None]:
-    colour, number = data.get("trump_colour"), data.get("trump_number")
-    colour_ok = colour is None or (isinstance(colour, str) and colour in COLOURS)
-    c.check(
-        colour_ok,
-        "trump_colour",
-        "was-sticht.colour",
-        "was-sticht-round",
-        value=str(colour),
-        colours=", ".join(COLOURS),
-    )
-    number_ok = number is None or (_is_int(number) and number in VALUES)
-    c.check(number_ok, "trump_number", "was-sticht.trump_number", "was-sticht-round")
-    return colour, number
-
-
-def facts_parse(data: Mapping[str, Any], *, players: int, options: Mapping[str, Any]) -> WasStichtFacts:
-    """Check the shape of the submitted facts; the game's rules come in :func:`validate`."""
+def facts_parse(data: Mapping[str, Any], *, players: int, options: Mapping[str, Any]) -> Facts:
+    """Check the shape of the submitted facts (either entry's); the game's rules come in :func:`validate`."""
     c = Complaints(MESSAGES, PARAMS)
-    for name in data:
-        c.check(name in _FIELDS, str(name), "was-sticht.field_unknown", "was-sticht-round", name=str(name))
-    start, last = _seat(data, "start_player", players, c), _seat(data, "last_trick", players, c)
-    chosen = tuple(_task_or_none(v, f"chosen.{s}", c) for s, v in enumerate(_per_seat(data, "chosen", players, c)))
-    tricks = _per_seat(data, "tricks", players, c)
-    for seat, value in enumerate(tricks):
-        c.check(_is_int(value), f"tricks.{seat}", "was-sticht.int", "was-sticht-round")
-    colours_raw = data.get("colours")
-    colours: tuple[frozenset[str] | None, ...] = (None,) * players
-    if colours_raw is not None:
-        if isinstance(colours_raw, list) and len(colours_raw) == players:
-            colours = tuple(_colour_set(v, f"colours.{s}", c) for s, v in enumerate(colours_raw))
-        else:
-            c.add("colours", "was-sticht.list", "was-sticht-round", count=players)
-    colour, number = _trumps(data, c)
-    start_return = _task_or_none(data.get("start_return"), "start_return", c)
-    c.raise_if_any()
-    return WasStichtFacts(
-        start_player=start,
-        chosen=chosen,
-        tricks=tuple(tricks),
-        last_trick=last,
-        colours=colours,
-        trump_colour=colour,
-        trump_number=number,
-        start_return=start_return,
+    parsed: Facts = (
+        quick.facts_parse(data, players=players, c=c)
+        if data.get("entry") == quick.ENTRY
+        else parse_full(data, players=players, c=c)
     )
+    c.raise_if_any()
+    return parsed
 
 
 # --- validation ------------------------------------------------------------------------------------------------
@@ -394,7 +248,7 @@ def _check_return_earned(facts: WasStichtFacts, c: Complaints) -> None:
         )
 
 
-def validate(facts: WasStichtFacts, *, players: int, options: Mapping[str, Any], state: MatchState) -> None:
+def validate(facts: Facts, *, players: int, options: Mapping[str, Any], state: MatchState) -> None:
     """Refuse rounds the game cannot produce; every broken rule is reported at once."""
     c = Complaints(MESSAGES, PARAMS)
     c.check(not state.finished, "", "was-sticht.match_over", "was-sticht-end")
@@ -406,6 +260,11 @@ def validate(facts: WasStichtFacts, *, players: int, options: Mapping[str, Any],
         "was-sticht-start-player",
         expected=state.next_starter,
     )
+    if isinstance(facts, quick.QuickFacts):
+        if not state.finished:  # once over, nobody holds a task to judge
+            quick.validate(facts, players=players, held=held_before(state, options), c=c)
+        c.raise_if_any()
+        return
     _check_tricks(facts, c)
     _check_tasks(facts, held_before(state, options), c)
     colours_check(facts.table(), facts.chosen, facts.start_player, players=players, c=c)
@@ -431,10 +290,14 @@ def verdict_of(facts: WasStichtFacts, held: Sequence[Sequence[str]]) -> Verdict:
     return round_verdict(facts.chosen, start, facts.table(), held[start], facts.start_return)
 
 
-def score_round(facts: WasStichtFacts, *, players: int, options: Mapping[str, Any], state: MatchState) -> RoundResult:
+def score_round(facts: Facts, *, players: int, options: Mapping[str, Any], state: MatchState) -> RoundResult:
     """One point per task card returned this round: the owners' fulfilled tasks and the start player's one return."""
+    if isinstance(facts, quick.QuickFacts):
+        return quick.score_round(facts, players=players)
     verdict = verdict_of(facts, held_before(state, options))
     lines = verdict_lines(verdict, facts.chosen, facts.start_player, chose_return=facts.start_return is not None)
+    if facts.entry == "full":
+        lines.insert(0, line("was-sticht.entry_full", "was-sticht-round"))
     scores = [0] * players
     for ln in lines:
         if ln.player is not None and ln.points:
@@ -444,7 +307,7 @@ def score_round(facts: WasStichtFacts, *, players: int, options: Mapping[str, An
 
 # --- the match -------------------------------------------------------------------------------------------------
 def match_state(
-    history: Sequence[tuple[WasStichtFacts, RoundResult]],
+    history: Sequence[tuple[Facts, RoundResult]],
     *,
     players: int,
     options: Mapping[str, Any],
@@ -453,11 +316,19 @@ def match_state(
     """Tasks held and returned per seat; the game ends once a player has returned all four, and all of them win.
 
     ``extra["returned"][seat]`` lists ``{"task", "round", "fulfilled_by", "as_start_player"}``; a start player's
-    return also names the revealed tasks he fulfilled while their owners missed them (``covering``).
+    return also names the revealed tasks he fulfilled while their owners missed them (``covering``), unless the
+    quick entry made the round (the table judged the tasks; which ones were revealed is not entered).
     """
     held = [list(tasks) for tasks in options["tasks"]]
     returned: list[list[dict[str, Any]]] = [[] for _ in range(players)]
     for number, (facts, _) in enumerate(history, start=1):
+        if isinstance(facts, quick.QuickFacts):
+            for seat, task, by_start in quick.returns(facts):
+                held[seat].remove(task)
+                returned[seat].append(
+                    {"task": task, "round": number, "fulfilled_by": seat, "as_start_player": by_start}
+                )
+            continue
         verdict = verdict_of(facts, held)
         covering = [{"owner": owner, "task": facts.chosen[owner]} for owner in verdict.earned()]
         for seat, task, by_start in verdict.returns(facts.chosen, facts.start_player):

@@ -66,17 +66,25 @@ def meinz(players: int) -> Scenario:
     return Scenario("meinz", players, {}, actions, players)
 
 
-def was_sticht(players: int) -> Scenario:
+def was_sticht(players: int, full: bool = False) -> Scenario:
+    """The quick entry: one tap on each task card returned (the start player is preselected); the full entry asks
+    each other player's revealed task, everyone's tricks and the last trick so that the app judges the tasks."""
     from scoring import rules
 
     tasks = rules.get("was-sticht").example["options"]["tasks"][:players]
+    # paper: the tasks returned this round (one tick each); typically one or two
+    if not full:
+        # 4 players: Bence fulfils his first task (exactly 2 tricks), Dani his second (the fewest tricks);
+        # 3 players: Bence takes the last trick, Cili no trick (Betli)
+        returned = {1: tasks[1][0], 3: tasks[3][1]} if players == 4 else {1: tasks[1][1], 2: tasks[2][0]}
+        actions: list[Action] = [("chip", f"returned.{seat}", task) for seat, task in returned.items()]
+        return Scenario("was-sticht", players, {"tasks": tasks}, actions, 2, "", "quick")
     tricks = {4: [2, 3, 1, 3], 3: [3, 4, 2]}[players]
-    actions: list[Action] = [("chip", "start_player", 0)]
+    actions = [("chip", "entry", "full"), ("chip", "start_player", 0)]
     actions += [("select", f"chosen.{seat}", tasks[seat][0]) for seat in range(1, players)]
     actions += [("chip", f"tricks.{seat}", t) for seat, t in enumerate(tricks)]
     actions.append(("chip", "last_trick", 1))
-    # paper: the tasks returned this round (one tick each); typically one or two
-    return Scenario("was-sticht", players, {"tasks": tasks}, actions, 2)
+    return Scenario("was-sticht", players, {"tasks": tasks}, actions, 2, "", "full")
 
 
 def abluxxen(players: int) -> Scenario:
@@ -233,7 +241,7 @@ def scenarios() -> list[Scenario]:
     out += [muzicando(4, "team"), *(muzicando(n, "individual") for n in (3, 5))]
     out += [coloretto(n) for n in (3, 4, 5)]
     # the full entries, for comparison (issue 45's table counted them): not part of the goal's verdict
-    for extra in (sticheln_full(4), coloretto(4, full=True)):
+    for extra in (was_sticht(4, full=True), sticheln_full(4), coloretto(4, full=True)):
         extra.compare = True
         out.append(extra)
     return out

@@ -61,6 +61,7 @@ def test_was_sticht_round_names_players_and_tasks(page: Any, new_context: Any, m
     example = rules.get("was-sticht").example
     match = make_match("was-sticht", 4, example["options"])
     page.goto(f"/matches/{match.pk}/")
+    tap(page, "entry", "full")
     tap(page, "start_player", 0)
     page.get_by_role("combobox", name="Bence").select_option("exactly-2")
     page.get_by_role("combobox", name="Cili").select_option("betli")

@@ -27,6 +27,8 @@ def totals(page: Any) -> list[int]:
 
 
 def reveal(page: Any, chosen: dict[int, str]) -> None:
+    """The full entry (the quick one is offered first): the task each other player revealed."""
+    tap(page, "entry", "full")
     for seat, task in chosen.items():
         page.locator(f'[id="f-chosen.{seat}"]').select_option(task)
 
@@ -38,7 +40,9 @@ def tricks(page: Any, counts: list[int], last: int) -> None:
 
 
 def start_radio(page: Any, name: str) -> Any:
-    return page.locator("#entry-form fieldset").first.get_by_role("radio", name=name, exact=True)
+    return page.locator('#entry-form fieldset:has(input[name="start_player"])').get_by_role(
+        "radio", name=name, exact=True
+    )
 
 
 def test_start_player_named_preselected_and_choosing_the_returned_task(page: Any, make_match: Any) -> None:

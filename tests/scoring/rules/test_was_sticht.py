@@ -558,6 +558,8 @@ def test_was_sticht_property_any_draft_raises_only_invalid_round(draft: Any):
 def test_was_sticht_describe_lists_the_options():
     described = RULES.describe()
     assert [o["key"] for o in described["options"]] == ["tasks", "exactly_split"]
-    assert was_sticht.FACTS_SCHEMA["required"] == ["start_player", "chosen", "tricks", "last_trick"]
+    full, quick = was_sticht.FACTS_SCHEMA["oneOf"]  # the full entry's facts, the quick entry's
+    assert full["required"] == ["start_player", "chosen", "tricks", "last_trick"]
+    assert quick["required"] == ["entry", "start_player", "returned"]
     for anchor in ("was-sticht-players", "was-sticht-options", "was-sticht-round"):
         assert anchor in RULES.sections
