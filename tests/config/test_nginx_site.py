@@ -279,3 +279,30 @@ def test_gunicorn_reads_every_request_line_nginx_lets_through(tmp_path: Path) ->
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_a_flood_of_heavy_requests_is_refused_in_front_and_light_ones_pass(site: dict[str, Any]) -> None:
+    """Issue 44: one client sending heavy requests as fast as it can (the abuse bench: hundreds a second) had every
+    one refused by the app, but each refusal still cost a web thread about a millisecond, and the cores went to
+    refusals instead of the table's rounds. nginx lets a burst of 20 through (then 5 a second, far above what a
+    person clicks) and refuses the rest per client address itself: JSON under /api/, a page elsewhere."""
+    port = site["https"]
+    hits = sum(web.hits for web in site["webs"])
+    answers = [_send(port, "GET", "/api/v1/groups/7/export") for _ in range(60)]
+    passed = sum(1 for status, _h, _b in answers if status == 200)
+    refused = [(headers, body) for status, headers, body in answers if status == 429]
+    assert passed >= 20 and len(refused) >= 10 and passed + len(refused) == 60
+    assert sum(web.hits for web in site["webs"]) - hits == passed  # the refused ones never reached a web process
+    for headers, body in refused:
+        assert headers["Content-Type"] == "application/json" and headers["Retry-After"] == "1"
+    assert json.loads(refused[0][1])["detail"].startswith("Too many large pages and downloads in a short time")
+
+    pages = [_send(port, "GET", "/stats/nights/7/night.png") for _ in range(30)]
+    page_refusals = [(headers, body) for status, headers, body in pages if status == 429]
+    assert page_refusals, [status for status, _h, _b in pages]
+    assert page_refusals[0][0]["Content-Type"].startswith("text/html")
+    assert b"Too many large pages and downloads" in page_refusals[0][1]
+
+    # light requests from the same client are not counted: rounds, boards, the group list
+    assert {_send(port, "GET", "/api/v1/groups")[0] for _ in range(40)} == {200}
+    assert {_send(port, "GET", "/matches/7/")[0] for _ in range(25)} == {200}
