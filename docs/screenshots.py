@@ -91,7 +91,14 @@ def _shoot(base: str, match_id: int, group_id: int) -> dict[str, dict[str, bytes
 
             page.goto(f"{base}/matches/{match_id}/")
             page.wait_for_load_state("networkidle")
+            # the board's rounds: the table of points and totals, and the last round's reasons opened below it
+            last = page.locator("#r2")
+            last.get_by_text("Points and why").click()
+            page.get_by_role("heading", name="Rounds").evaluate("e => e.scrollIntoView({block: 'start'})")
+            page.wait_for_timeout(300)
             shots["board"][scheme] = page.screenshot()
+            page.goto(f"{base}/matches/{match_id}/")
+            page.wait_for_load_state("networkidle")
 
             # a round being entered: the start player, a partner, the tricks; the preview shows the points
             form = page.locator("#entry-form")
