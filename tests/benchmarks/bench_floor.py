@@ -196,7 +196,11 @@ def prepare(*, rounds: int, warmup: int, raw: bool = False) -> tuple[Any, Side, 
         dsn = f"host={db['HOST'] or '127.0.0.1'} port={db['PORT'] or 5432} dbname={db['NAME']} user={db['USER']}"
         template = {**floor_view.FLOOR, "answer": first}
         writer = RawWriter(
-            dsn, token=made["token"], user_id=made["user"], group_id=made["group"], seats=made["players"],
+            dsn,
+            token=made["token"],
+            user_id=made["user"],
+            group_id=made["group"],
+            seats=made["players"],
             template=template,
         )
         raw_side = Side("raw", "", made["matches"][2 * need :], raw=writer)

@@ -293,7 +293,7 @@ def test_a_flood_of_heavy_requests_is_refused_in_front_and_light_ones_pass(site:
     refused = [(headers, body) for status, headers, body in answers if status == 429]
     assert passed >= 20 and len(refused) >= 10 and passed + len(refused) == 60
     assert sum(web.hits for web in site["webs"]) - hits == passed  # the refused ones never reached a web process
-    for headers, body in refused:
+    for headers, _body in refused:
         assert headers["Content-Type"] == "application/json" and headers["Retry-After"] == "1"
     assert json.loads(refused[0][1])["detail"].startswith("Too many large pages and downloads in a short time")
 
