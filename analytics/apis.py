@@ -11,11 +11,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from analytics import selectors, services
+from analytics.api_base import GroupStatsApiView
 from analytics.models import Snapshot
 from analytics.stats import MAX_PLAYERS, StatsFilter
 from scoring import rules
 from scoring.api.throttles import HeavyThrottle, WriteThrottle
-from scoring.api.views.base import ApiView
 
 
 class SnapshotSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -82,7 +82,7 @@ def _body(snapshot: Snapshot) -> dict[str, Any]:
     }
 
 
-class _StatsView(ApiView):
+class _StatsView(GroupStatsApiView):
     """Read-only: the shared API base gives token/session auth, 404 for outsiders and the documented errors."""
 
     pagination_class = None
@@ -100,13 +100,9 @@ class GroupStatsApi(_StatsView):
         summary="A group's statistics snapshot (or one game's, with ?game=)",
     )
     def get(self, request: Request, group_id: int) -> Response:
-        group = selectors.group_visible(user=request.user, group_id=int(group_id))
-        if group is None:
-            raise NotFound()
+        group = self.visible_group(group_id)
         flt = _filter(request)
-        game = request.query_params.get("game") or ""
-        if game and game not in rules.KEYS:
-            raise ValidationError({"game": [f"Unknown game; one of {', '.join(rules.KEYS)}."]})
+        game = self.game_param() or ""
         snapshot = services.snapshot_request(
             scope="game" if game else "group", group_id=group.pk, ruleset=game, flt=flt
         )

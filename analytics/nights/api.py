@@ -22,7 +22,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from analytics import selectors
+from analytics.api_base import GroupStatsApiView
 from analytics.nights.figures import night_version
 from analytics.nights.grouping import Night, match_for_user, night_list, night_of_match
 from analytics.nights.report import NightReport, night_report
@@ -253,7 +253,7 @@ class NightPagination(Pagination):
     default_limit = NIGHTS_PER_PAGE  # as many as a page of the nights list
 
 
-class NightListApi(ApiView):
+class NightListApi(GroupStatsApiView):
     """A group's game nights, newest first, as the nights page lists them (members only): each night's id, times,
     matches and games, and where its figures are (``links``)."""
 
@@ -265,9 +265,7 @@ class NightListApi(ApiView):
         summary="A group's game nights, newest first",
     )
     def get(self, request: Request, group_id: int) -> Response:
-        group = selectors.group_visible(user=request.user, group_id=int(group_id))
-        if group is None:
-            raise NotFound()
+        group = self.visible_group(group_id)
         page = self.paginate_queryset(night_list(group=group))
         return self.get_paginated_response(NightListItemSerializer([_list_item(n) for n in page or []], many=True).data)
 

@@ -8,15 +8,14 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
-from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from analytics import selectors
+from analytics.api_base import GroupStatsApiView
 from analytics.models import RatingTrust
 from analytics.ratings.doubt import CERTAINTY, PROVISIONAL_BELOW, doubt_of, trust_summary
 from scoring import rules
-from scoring.api.views.base import ApiView
 
 
 class RatedSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -86,7 +85,7 @@ def ratings_of(*, group_id: int, ruleset: str | None = None) -> list[dict[str, A
     return out
 
 
-class GroupRatingsApi(ApiView):
+class GroupRatingsApi(GroupStatsApiView):
     pagination_class = None
     serializer_class = GroupRatingsSerializer
 
@@ -96,11 +95,7 @@ class GroupRatingsApi(ApiView):
         summary="A group's ratings per game, with their doubt and how well they have predicted its results",
     )
     def get(self, request: Request, group_id: int) -> Response:
-        group = selectors.group_visible(user=request.user, group_id=int(group_id))
-        if group is None:
-            raise NotFound()
-        game = request.query_params.get("game") or None
-        if game is not None and game not in rules.KEYS:
-            raise ValidationError({"game": [f"Unknown game; one of {', '.join(rules.KEYS)}."]})
+        group = self.visible_group(group_id)
+        game = self.game_param()
         body = {"group": group.pk, "games": ratings_of(group_id=group.pk, ruleset=game)}
         return Response(GroupRatingsSerializer(body).data)

@@ -12,14 +12,13 @@ from django.shortcuts import render
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
-from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from analytics import selectors
+from analytics.api_base import GroupStatsApiView
 from analytics.records.book import KINDS, record_books
 from scoring import rules
-from scoring.api.views.base import ApiView
 
 SHOWN = 3  # entries per record on the page: the record and two runners-up
 LISTED = 10  # entries per record in the API
@@ -105,7 +104,7 @@ class GroupRecordsSerializer(serializers.Serializer):  # type: ignore[type-arg]
     games = GameRecordsSerializer(many=True)
 
 
-class GroupRecordsApi(ApiView):
+class GroupRecordsApi(GroupStatsApiView):
     pagination_class = None
     serializer_class = GroupRecordsSerializer
 
@@ -115,11 +114,7 @@ class GroupRecordsApi(ApiView):
         summary="A group's records per game (finished matches), each with its best entries",
     )
     def get(self, request: Request, group_id: int) -> Response:
-        group = selectors.group_visible(user=request.user, group_id=int(group_id))
-        if group is None:
-            raise NotFound()
-        game = request.query_params.get("game") or None
-        if game is not None and game not in rules.KEYS:
-            raise ValidationError({"game": [f"Unknown game; one of {', '.join(rules.KEYS)}."]})
+        group = self.visible_group(group_id)
+        game = self.game_param()
         body = {"group": group.pk, "games": records_of(group_id=group.pk, ruleset=game, limit=LISTED)}
         return Response(GroupRecordsSerializer(body).data)
