@@ -193,40 +193,32 @@ def _int_words(key: str, value: int, label: str) -> str:
 
 def option_words(ruleset: Any, options: Mapping[str, Any] | None) -> list[str]:
     """The match's options worth naming, in words of the active language (the ruleset's option order)."""
-    options = options or {}
-    words: list[str] = []
-    for spec in ruleset.options:
-        value = options.get(spec.key, spec.default)
-        if spec.kind == "json":
-            continue
-        if spec.key in HEADLINE_OPTIONS:
-            words.append(str(choice(spec.key, value)))
-        elif value != spec.default:
-            if spec.kind == "int" and isinstance(value, int):
-                words.append(_int_words(spec.key, value, spec.label))
-            else:
-                words.append(str(OPTION_WORDS.get(spec.key, {}).get(str(value), value)))
-    return words
+    return _option_words(ruleset, options, every=False)
 
 
 def option_words_every(ruleset: Any, options: Mapping[str, Any] | None) -> list[str]:
     """Every option of the match in words that say what it is about ("jokers join a held colour", "to 100
     points"), defaults included: a spreadsheet row must stand on its own.  The per-match set-ups (``json``
     options: Was sticht?'s drafted tasks) are left out."""
+    return _option_words(ruleset, options, every=True)
+
+
+def _option_words(ruleset: Any, options: Mapping[str, Any] | None, *, every: bool) -> list[str]:
     options = options or {}
     words: list[str] = []
     for spec in ruleset.options:
         value = options.get(spec.key, spec.default)
-        if spec.kind == "json":
+        named = OPTION_WORDS.get(spec.key, {})
+        if spec.kind == "json" or (not every and spec.key not in HEADLINE_OPTIONS and value == spec.default):
             continue
         if spec.key in HEADLINE_OPTIONS:
             words.append(str(choice(spec.key, value)))
         elif spec.kind == "int" and isinstance(value, int):
             words.append(_int_words(spec.key, value, spec.label))
-        elif spec.key in OPTION_WORDS and str(value) in OPTION_WORDS[spec.key]:
-            words.append(str(OPTION_WORDS[spec.key][str(value)]))
-        else:
+        elif every and str(value) not in named:  # a row of its own says what the value is about
             words.append(f"{gettext(spec.label)}: {choice(spec.key, value)}")
+        else:
+            words.append(str(named.get(str(value), value)))
     return words
 
 
