@@ -297,11 +297,24 @@ def test_a_flood_of_heavy_requests_is_refused_in_front_and_light_ones_pass(site:
         assert headers["Content-Type"] == "application/json" and headers["Retry-After"] == "1"
     assert json.loads(refused[0][1])["detail"].startswith("Too many large pages and downloads in a short time")
 
-    pages = [_send(port, "GET", "/stats/nights/7/night.png") for _ in range(30)]
-    page_refusals = [(headers, body) for status, headers, body in pages if status == 429]
+    # a Hungarian phone (its browser's language, or the language chosen in the app) reads the refusal in Hungarian
+    hungarian = {"Accept-Language": "hu-HU,hu;q=0.9"}
+    pages = [_send(port, "GET", "/stats/nights/7/night.png", **hungarian) for _ in range(30)]
+    page_refusals = [(headers, body.decode()) for status, headers, body in pages if status == 429]
     assert page_refusals, [status for status, _h, _b in pages]
-    assert page_refusals[0][0]["Content-Type"].startswith("text/html")
-    assert b"Too many large pages and downloads" in page_refusals[0][1]
+    assert page_refusals[0][0]["Content-Type"] == "text/html; charset=utf-8"
+    assert '<html lang="hu">' in page_refusals[0][1]
+    assert "Túl sok nagy oldal és letöltés rövid idő alatt. Próbáld újra 1 másodperc múlva." in page_refusals[0][1]
+    chosen = [
+        _send(port, "GET", "/api/v1/groups/7/stats", **{"Cookie": "django_language=hu", "Accept-Language": "en"})
+        for _ in range(30)
+    ]
+    refusal = next(json.loads(body) for status, _h, body in chosen if status == 429)
+    assert refusal["detail"].startswith("Túl sok nagy oldal")
+    english = [_send(port, "GET", "/stats/groups/7/", **{"Cookie": "django_language=en", "Accept-Language": "hu"})]
+    english += [_send(port, "GET", "/stats/groups/7/") for _ in range(30)]
+    assert all(b"Too many large pages" in body for status, _h, body in english if status == 429)
+    assert any(status == 429 for status, _h, _b in english)
 
     # light requests from the same client are not counted: rounds, boards, the group list
     assert {_send(port, "GET", "/api/v1/groups")[0] for _ in range(40)} == {200}
