@@ -95,3 +95,33 @@ def test_the_rules_reference_and_app_shell_work_offline(new_context: Any) -> Non
     page.goto("/groups/12345/")  # not stored: the offline page, not the browser's error
     expect(page.locator("h1")).to_have_text("No connection")
     context.set_offline(False)
+
+
+def test_a_phone_that_loses_its_connection_before_the_offline_copy_is_fetched_gets_it_when_back(
+    page: Any, make_match: Any
+) -> None:
+    """The offline worker could not be fetched (the connection dropped as the page opened): no script error, and
+    the worker is registered as soon as the connection returns, so the next outage finds the offline copy."""
+    match = make_match("njet", 4)
+    refused: list[str] = []
+
+    def refuse_once(route: Any) -> None:
+        if not refused:
+            refused.append(route.request.url)
+            route.abort("internetdisconnected")
+        else:
+            route.continue_()
+
+    page.context.route(re.compile(r".*/sw\.js$"), refuse_once)
+    page.goto(f"/matches/{match.pk}/")
+    expect(page.locator("#board")).to_be_visible()
+    page.wait_for_function("navigator.serviceWorker.getRegistration().then(r => r === undefined)")
+    page.wait_for_timeout(500)
+    assert len(refused) == 1
+    assert page.js_errors == []  # the failed fetch is no script error
+    assert page.evaluate("navigator.serviceWorker.getRegistration().then(r => r === undefined)")
+    page.context.set_offline(True)
+    page.context.set_offline(False)
+    page.wait_for_function("navigator.serviceWorker.getRegistration().then(r => r !== undefined)", timeout=10_000)
+    assert page.evaluate("navigator.serviceWorker.ready.then(r => r.scope)").endswith("/")
+    assert page.js_errors == []

@@ -188,7 +188,7 @@
     htmx.ajax("GET", f.dataset.src, { target: "#entry", swap: "innerHTML" }).then(function () {
       var g = entry();
       if (g) { derive(g); afterQueued(g); returnChoice(g, null); }
-    });
+    }).catch(function () {});  // no answer (offline): the board's next refresh finds the form behind and asks again
   }
   function refreshBoard() {
     var b = $("#board");
@@ -440,6 +440,15 @@
     if (f) { derive(f); afterQueued(f); returnChoice(f, null); }
     render();
     net();
-    if ("serviceWorker" in navigator && d.body.dataset.sw) navigator.serviceWorker.register(d.body.dataset.sw, { scope: "/" });
+    registerWorker();
   });
+  // The offline worker is fetched once the page is up. A phone that loses its connection first cannot fetch it:
+  // that is no error for the player (the page works, only the offline copy is missing), so it is tried again when
+  // the connection returns.
+  function registerWorker() {
+    if (!("serviceWorker" in navigator) || !d.body.dataset.sw) return;
+    navigator.serviceWorker.register(d.body.dataset.sw, { scope: "/" }).catch(function () {
+      window.addEventListener("online", registerWorker, { once: true });
+    });
+  }
 })();
