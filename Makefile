@@ -65,9 +65,15 @@ lint: venv-dev
 typecheck: venv-dev
 	$(BIN)/mypy
 
+## pytest in two runs: the tests that stand alone on both cores (each xdist worker its own test database; the
+## coverage gate is theirs), then one at a time those that drive Chromium, stop Redis or PostgreSQL, or run real
+## Celery workers on the shared broker
+PYTEST_ALONE := not browser and not faults and not services
 pytest: venv-dev
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CELERY_EAGER=1 \
-		$(BIN)/pytest --cov --cov-report=term $(PYTEST_ARGS)
+		$(BIN)/pytest -n 2 --cov --cov-report=term -m "$(PYTEST_ALONE)" $(PYTEST_ARGS)
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CELERY_EAGER=1 \
+		$(BIN)/pytest -m "not ($(PYTEST_ALONE))" $(PYTEST_ARGS)
 
 ## make worker: a Celery worker for REDIS_URL (and the same DATABASE_URL as the web process)
 worker: venv
