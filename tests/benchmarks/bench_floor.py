@@ -213,6 +213,36 @@ def prepare(*, rounds: int, warmup: int, raw: bool = False) -> tuple[Any, Side, 
 RAW_GOAL = 0.4  # issue 48: a round write's CPU at most 2.5 x that of the same statements sent by psycopg
 
 
+def engine_cpu(*, rounds: int, blocks: int) -> list[float]:
+    """CPU a round of the rules engine's share of the path's write, without Django: the options and facts parsed,
+    the round validated and scored against the state after three stored rounds, its explanation rendered in
+    English with the players' names, and the match state after it (as ``scoring.services.rounds`` calls them)."""
+    from scoring import rules
+
+    ruleset, names = rules.get("njet"), ["Anna", "Bence", "Dóra", "Éva"]
+    options = ruleset.options_parse({}, players=4)
+    earlier = ruleset.parse_normalise(FACTS, players=4, options=options)[1]
+    points = [list(r.scores) for _, r in ruleset.history([earlier] * 3, players=4, options=options)]
+
+    def one() -> None:
+        opts = ruleset.options_parse({}, players=4)
+        parsed = ruleset.parse_normalise(FACTS, players=4, options=opts)[0]
+        done = ruleset.history([earlier] * 3 + [parsed], players=4, options=opts, stored=points, numbers=[1, 2, 3, 4])
+        for line in (ln.as_dict() for ln in done[-1][1].lines):
+            line["text"] = ruleset.render(line["msg"], line["params"], names=names)
+        ruleset.module.match_state(done, players=4, options=opts)
+
+    for _ in range(rounds):
+        one()
+    cpus = []
+    for _ in range(blocks):
+        start = time.process_time()
+        for _ in range(rounds):
+            one()
+        cpus.append((time.process_time() - start) * 1000 / rounds)
+    return cpus
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=200, help="rounds a block (default 200)")
@@ -263,6 +293,8 @@ def main() -> None:
     if raw is not None:
         cpus = [c for c, _ in figures["raw"]]
         print(f"raw  : CPU {med['raw']:.2f} ms a round (block medians {spread(cpus)}), wall {wall['raw']:.2f} ms")
+    engine = engine_cpu(rounds=args.rounds, blocks=args.blocks)
+    print(f"engine: CPU {statistics.median(engine):.2f} ms a round (blocks {spread(engine)}), the rules' share of path")
     print(
         f"floor/path CPU: {ratio:.2f} (pairs {spread(ratios)}; {args.blocks} rounds of blocks of {args.rounds} rounds) "
         f"goal ≥ {GOAL}: {'PASS' if ratio >= GOAL else 'MISS'}"
@@ -281,6 +313,7 @@ def main() -> None:
             "raw_ratio": raw_ratio,
             "raw_ratios": raw_ratios,
             "raw_cpu_ms": med.get("raw"),
+            "engine_cpu_ms": statistics.median(engine),
             "raw_pass": raw_ratio is not None and raw_ratio >= RAW_GOAL,
             "path_cpu_ms": med["path"],
             "floor_cpu_ms": med["floor"],
