@@ -33,6 +33,25 @@ def phone(new_context: Any, live_server: Any, who: Any = None, locale: str = "en
     return page
 
 
+class Thumb:
+    """A phone's thumb resting on its Save button: it taps that spot later, whatever the page put there meanwhile;
+    ``posts`` lists the rounds the phone sent from now on."""
+
+    def __init__(self, page: Any, label: str) -> None:
+        button = page.get_by_role("button", name=label)
+        button.scroll_into_view_if_needed()
+        box = button.bounding_box()
+        assert box is not None
+        self.page, self.button, self.box = page, button, box
+        self.posts: list[str] = []
+        page.on(
+            "request", lambda r: self.posts.append(r.url) if r.method == "POST" and r.url.endswith("/rounds") else None
+        )
+
+    def tap(self) -> None:
+        self.page.mouse.click(self.box["x"] + self.box["width"] / 2, self.box["y"] + self.box["height"] / 2)
+
+
 def fill(page: Any, start: int, partner: int, tricks: tuple[int, int, int], ppt: int = 1) -> None:
     """A four-player NJET round, typed but not saved."""
     for name, value in (("start_player", start), ("discard", "none"), ("points_per_trick", ppt), ("partner", partner)):
@@ -124,28 +143,23 @@ def test_the_late_phone_whose_live_update_came_first_stores_nothing_and_gets_the
     for p in (a, b):
         p.goto(f"/matches/{match.pk}/")
     fill(b, start=1, partner=3, tricks=(3, 4, 3), ppt=3)  # typed, not saved
-    save_b = b.get_by_role("button", name="Save round 1")
-    save_b.scroll_into_view_if_needed()
-    spot = save_b.bounding_box()
-    assert spot is not None
-    posts: list[str] = []
-    b.on("request", lambda r: posts.append(r.url) if r.method == "POST" and r.url.endswith("/rounds") else None)
+    thumb = Thumb(b, "Save round 1")
     fill(a, start=0, partner=2, tricks=(4, 3, 5))
     save(a)
 
     # B's board (poll or push) sees round 1: the Save button turns into the conflict panel, in view
     panel = b.locator("#conflict")
     expect(panel).to_contain_text(re.compile(r"Round 1 was (just )?saved"), timeout=8_000)
-    expect(save_b).to_be_hidden()
+    expect(thumb.button).to_be_hidden()
     expect(panel).to_be_in_viewport()
     expect(b.locator("#entry h2")).to_have_text("Round 1")  # the form does not relabel itself
     # B's thumb comes down where Save was
-    b.mouse.click(spot["x"] + spot["width"] / 2, spot["y"] + spot["height"] / 2)
+    thumb.tap()
     expect(panel).to_contain_text("Round 1 was just saved by Bence.")  # the server's panel: who, and the points
     expect(panel.locator("table")).to_contain_text("typed here")
     expect(panel).to_be_in_viewport()
     typed_kept(b)
-    assert posts == [] and Round.objects.filter(match=match).count() == 1
+    assert thumb.posts == [] and Round.objects.filter(match=match).count() == 1
     shot(b, "two-phones-late-phone-choice", full=False)
 
     b.get_by_role("button", name="Enter mine as round 2").click()

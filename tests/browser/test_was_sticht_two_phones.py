@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import Round
-from tests.browser.test_two_phones import phone
+from tests.browser.test_two_phones import Thumb, phone
 from tests.browser.test_was_sticht_quick import TASKS, _returned
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -27,12 +27,7 @@ def test_the_late_phone_in_hungarian_stores_nothing_and_round_two_offers_only_he
         expect(p.get_by_role("button", name="1. kör mentése")).to_be_visible()
 
     _returned(b, "Cili", "pontosan 3 ütés")  # B's table: Cili returned hers, not yet saved
-    save_b = b.get_by_role("button", name="1. kör mentése")
-    save_b.scroll_into_view_if_needed()
-    spot = save_b.bounding_box()
-    assert spot is not None
-    posts: list[str] = []
-    b.on("request", lambda r: posts.append(r.url) if r.method == "POST" and r.url.endswith("/rounds") else None)
+    thumb = Thumb(b, "1. kör mentése")
 
     # A taps two cards 50 ms apart and saves: both count
     _returned(a, "Bence", "pontosan 2 ütés")
@@ -48,10 +43,10 @@ def test_the_late_phone_in_hungarian_stores_nothing_and_round_two_offers_only_he
     panel = b.locator("#conflict")
     expect(panel).to_contain_text(re.compile(r"1\. kör: (épp most )?mentette el Bence"), timeout=8_000)
     expect(b.locator("#entry h2")).to_have_text("1. kör")  # the form stays for its round
-    b.mouse.click(spot["x"] + spot["width"] / 2, spot["y"] + spot["height"] / 2)
+    thumb.tap()
     expect(panel).to_contain_text("Erről a telefonról semmi sem lett elmentve.")
     expect(panel.get_by_role("link", name="Az enyém elvetése")).to_be_visible()
-    assert posts == [] and Round.objects.filter(match=match).count() == 1
+    assert thumb.posts == [] and Round.objects.filter(match=match).count() == 1
 
     # B discards its copy: round 2's form, quick entry, Bence's returned card no longer among his chips
     panel.get_by_role("link", name="Az enyém elvetése").click()
