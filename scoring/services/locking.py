@@ -26,6 +26,7 @@ from django.utils.translation import gettext
 
 from scoring.models import Match, Membership, Player, Round, Seat
 from scoring.rules import FactsText
+from scoring.selectors import rows
 from scoring.services.errors import NotAllowed
 
 
@@ -38,7 +39,7 @@ def _lock_member_sql(vendor: str) -> str:
     """The locking SELECT of a match whose group has the user as a member (one statement: access check and lock)."""
     membership = Membership._meta
     sql = (
-        f"SELECT m.* FROM {_q(Match._meta.db_table)} m INNER JOIN {_q(membership.db_table)} ms "
+        f"SELECT {rows.columns(Match, 'm')} FROM {_q(Match._meta.db_table)} m INNER JOIN {_q(membership.db_table)} ms "
         f"ON ms.{_q(membership.get_field('group').column)} = m.{_q(Match._meta.get_field('group').column)} "
         f"WHERE m.{_q('id')} = %s AND ms.{_q(membership.get_field('user').column)} = %s"
     )
@@ -116,7 +117,7 @@ def _lock_table_sql(vendor: str) -> str | None:
         f"r.{r['ruleset_version']}) ORDER BY r.{r['number']})::text FROM {_q(rnd.db_table)} r "
         f"WHERE r.{r['match']} = m.{_q('id')} AND r.{_q(rnd.get_field('deleted_at').column)} IS NULL) AS sk_rounds"
     )
-    return _lock_member_sql(vendor).replace("SELECT m.* ", f"SELECT m.*, {seen}, {seats}, {rounds} ", 1)
+    return _lock_member_sql(vendor).replace(" FROM ", f", {seen}, {seats}, {rounds} FROM ", 1)
 
 
 def match_lock(*, match_id: int) -> Match:
@@ -152,11 +153,17 @@ def match_lock_table(
 def _locked(sql: str, *, match_id: int, user: Any, hidden: bool) -> Match:
     if user is None or not user.is_authenticated:
         raise NotAllowed(gettext("Only members of the group can do this."))
-    locked = next(iter(Match.objects.raw(sql, [match_id, user.pk])), None)
-    if locked is None:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [match_id, user.pk])
+        row = cursor.fetchone()
+    if row is None:
         if hidden:
             raise Http404
         raise NotAllowed(gettext("Only members of the group can do this."))
+    width = rows.width(Match)
+    locked = rows.instance(Match, row[:width])
+    if len(row) > width:  # the table read with the lock (_lock_table_sql)
+        locked.sk_seen, locked.sk_seats, locked.sk_rounds = row[width:]
     return locked
 
 

@@ -10,11 +10,11 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from scoring.api.authentication import TokenAuthentication
 from scoring.api.permissions import Authenticated, Public
 from scoring.api.serializers import ErrorSerializer, MeSerializer, TokenRequestSerializer, TokenSerializer
 from scoring.api.throttles import AuthThrottle, TooManyAttempts

@@ -10,13 +10,14 @@ from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import exceptions, serializers, status
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.generics import GenericAPIView
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 
 from scoring import selectors
+from scoring.api.authentication import TokenAuthentication
 from scoring.api.permissions import Authenticated, Public
 from scoring.api.serializers import ErrorSerializer, MatchSerializer, RoundSerializer
 from scoring.api.throttles import WriteThrottle
