@@ -5,6 +5,7 @@
 #   4 page weight and Lighthouse (mobile)                                 tests/benchmarks/bench_pages.py
 #   5 a round write's CPU against its floor (one process, test client)   tests/benchmarks/bench_floor.py
 #  5b the same in instructions under valgrind's callgrind (noise-free)   tests/benchmarks/bench_floor_instructions.py
+#  5c where the round write's CPU goes, step by step, beside raw          tests/benchmarks/bench_floor_steps.py
 #   6 round writes under open-loop load at fixed rates, /ping beside    tests/benchmarks/bench_openloop.py
 #   7 live boards: 500 open phones, Save on one -> new board on another  tests/benchmarks/bench_live.py
 #   8 abuse: 8 parallel requests to each heavy GET, /ping at 20/s beside  tests/benchmarks/bench_abuse.py
@@ -17,7 +18,7 @@ cd "$(dirname "$0")/../.."
 BIN=.venv/bin
 OUT=var/bench
 mkdir -p "$OUT"
-rm -f "$OUT/api.json" "$OUT/pages.json" "$OUT/stats.txt" "$OUT/floor.json" "$OUT/floor_instructions.json" "$OUT/openloop.json" "$OUT/live.json" "$OUT/abuse.json" "$OUT/taps.json"
+rm -f "$OUT/api.json" "$OUT/pages.json" "$OUT/stats.txt" "$OUT/floor.json" "$OUT/floor_instructions.json" "$OUT/floor_steps.json" "$OUT/openloop.json" "$OUT/live.json" "$OUT/abuse.json" "$OUT/taps.json"
 status=0
 
 bash deploy/prod_up.sh || exit 1
@@ -30,6 +31,8 @@ echo; echo "== 5. a round write's CPU against its floor =="
 $BIN/python tests/benchmarks/bench_floor.py --prod ${BENCH_FLOOR_ARGS:-} || status=1
 echo; echo "== 5b. the same in instructions (callgrind) =="
 $BIN/python tests/benchmarks/bench_floor_instructions.py --prod ${BENCH_FLOOR_INSTRUCTIONS_ARGS:-} || status=1
+echo; echo "== 5c. the round write's CPU step by step =="
+$BIN/python tests/benchmarks/bench_floor_steps.py --prod ${BENCH_FLOOR_STEPS_ARGS:-} || status=1
 
 echo; echo "== 6. round writes under open-loop load =="
 $BIN/python tests/benchmarks/bench_openloop.py ${BENCH_OPENLOOP_ARGS:-} || status=1
