@@ -108,9 +108,7 @@ class _ScopedThrottle(SimpleRateThrottle):
         """``SimpleRateThrottle.allow_request``, counted by ``_WINDOW_SCRIPT`` in one round trip."""
         if self.rate is None:
             return True
-        self.key = self.get_cache_key(request, view)
-        if self.key is None:
-            return True
+        self.key = self.get_cache_key(request, view)  # never None here: every scope counts per user or address
         key = f"{backend.make_and_validate_key(self.key)}:window"  # not the key DRF's pickled list was kept under
         client = backend._cache.get_client(key, write=True)
         self.now = self.timer()

@@ -70,6 +70,29 @@ def test_redis_answers_as_drfs_list_did(table: Any, client_for: Any, settings: A
     assert client_for(table.member).get(f"/api/v1/groups/{table.group.pk}/players").status_code == 200
 
 
+def test_a_lowered_rate_and_a_scope_without_one_answer_as_drfs(
+    table: Any, client_for: Any, settings: Any, services_up: None
+) -> None:
+    """Rates are read on every request: lowered below the requests already in the window, the next one is refused
+    without a Retry-After (no place frees up in the window: DRF's wait is None); a scope without a rate counts
+    nothing."""
+
+    def sequence() -> list[tuple[int, str | None]]:
+        _rates(settings, writes="4/min")
+        answers = _writes(table, client_for, 2)
+        _rates(settings, writes="1/min")
+        answers += _writes(table, client_for, 1)
+        settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {}}
+        return answers + _writes(table, client_for, 2)
+
+    in_memory = sequence()
+    settings.CACHES = {
+        "default": {"BACKEND": "config.cache.RedisCache", "LOCATION": REDIS, "KEY_PREFIX": uuid.uuid4().hex}
+    }
+    in_redis = sequence()
+    assert in_redis == in_memory == [(201, None), (201, None), (429, None), (201, None), (201, None)]
+
+
 def test_the_window_slides(redis_cache: None, settings: Any, rf: RequestFactory) -> None:
     _rates(settings, calculator="2/sec")
     request = rf.post("/api/v1/rulesets/njet/score", {"facts": njet_facts()}, content_type="application/json")
