@@ -52,12 +52,38 @@ def instruction_rows(data: dict[str, Any] | None) -> list[Row]:
     if data is None:
         return [("5b … in instructions (callgrind)", "not run", "", "")]
     counts = data["instructions_a_round"]
-    return [
+    rows: list[Row] = [
         (
             "5b … in instructions (callgrind)",
             f"{data['ratio']:.3f} (path {counts['path'] / 1e6:.2f} M, floor {counts['floor'] / 1e6:.2f} M a round)",
             "(reported)",
             "",
+        )
+    ]
+    if data.get("raw_ratio") is not None:
+        rows.append(
+            (
+                "5b … raw/path in instructions",
+                f"{data['raw_ratio']:.3f} (raw {counts['raw'] / 1e6:.2f} M a round)",
+                "(reported)",
+                "",
+            )
+        )
+    return rows
+
+
+def raw_rows(data: dict[str, Any]) -> list[Row]:
+    """Issue 48's row: the round write's CPU against the same statements sent by psycopg alone."""
+    if data.get("raw_ratio") is None:
+        return [("5 round write raw/path CPU", "not run (--no-raw)", "≥ 0.4", "")]
+    ratios = data["raw_ratios"]
+    return [
+        (
+            "5 round write raw/path CPU",
+            f"{data['raw_ratio']:.2f} (blocks {min(ratios):.2f}–{max(ratios):.2f}; raw {data['raw_cpu_ms']:.2f} ms, "
+            f"path {data['path_cpu_ms']:.2f} ms a round)",
+            "≥ 0.4",
+            verdict(data["raw_pass"]),
         )
     ]
 
@@ -74,6 +100,7 @@ def floor_rows(data: dict[str, Any] | None) -> list[Row]:
             "≥ 0.9",
             verdict(data["pass"]),
         ),
+        *raw_rows(data),
         *instruction_rows(_load("floor_instructions.json")),
         (
             "5 … SQL statements a round",
