@@ -47,6 +47,7 @@ STEPS: list[tuple[str, str, str, int]] = [
     ("django.db.backends.base.base", "BaseDatabaseWrapper.run_and_clear_commit_hooks", "after the commit", 6),
     ("analytics.services.scheduling", "_mark_match", "statistics flagged stale (two statements)", 7),
     ("analytics.services.scheduling", "stats_enqueue", "the refresh's queued mark (one Redis command)", 7),
+    ("scoring.services.live", "publish", "the new version to the open phones (one Redis PUBLISH)", 7),
 ]
 
 
