@@ -1,8 +1,8 @@
 """Rows of fixed SQL as the ORM would hand them over: the hot reads of a round write, without building queries.
 
-A round write reads three things through the ORM: the caller's token with its user, the locked match, and the
-match's standings in the statistics.  As QuerySets, each cost about half a millisecond of CPU building the same
-SQL anew on every request, four times what sending it costs (issue 48).  Their callers write the SQL once per
+A round write reads three things that were QuerySets: the caller's token with its user, the locked match, and the
+match's standings in the statistics.  Each cost about half a millisecond of CPU building the same SQL anew on every
+request, four times what sending it costs (issue 48).  Their callers write the SQL once per
 process from the models' own table and column names; this module names the columns (:func:`columns`) and turns
 a row back into what the ORM would have made of it: the values through the converters the ORM's compiler applies
 (the backend's, then the field's ``from_db_value``), then a model instance by ``Model.from_db`` (:func:`instance`,
